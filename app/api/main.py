@@ -1,0 +1,116 @@
+"""The FastAPI application: lifespan (database, pool), error handlers, routes, web page."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import HTMLResponse, Response
+from starlette.staticfiles import StaticFiles
+
+from app import __version__
+from app.api.openapi import install_openapi
+from app.api.responses import ORJSONResponse
+from app.api.routes import documents, health, search, signals, spaces
+from app.db.pool import create_pool
+from app.db.runtime import DatabaseRuntime
+from app.demo import load_demo
+from app.errors import BadRequest, InternalError, RagError, Unavailable
+from app.ingest import DocumentIn
+from app.search import SearchRequest
+from app.settings import Settings, get_settings
+from app.signals import SignalsIn
+from app.spaces import SpaceIn
+from app.validation import field_path
+
+log = logging.getLogger("ragsearch")
+
+DESCRIPTION = """
+Weighted retrieval for RAG: the top-k chunks by
+`score = w_cos·sem + w_rec·rec + w_sig·sig`, computed inside PostgreSQL + pgvector.
+Send `Authorization: Bearer <key>` when keys are configured.
+"""
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    runtime = DatabaseRuntime(settings)
+    url = await asyncio.to_thread(runtime.start)
+    pool = create_pool(url, settings)
+    await pool.open(wait=True, timeout=30)
+    app.state.pool = pool
+    if settings.demo:
+        async with pool.connection() as conn:
+            await load_demo(conn, settings)
+    try:
+        yield
+    finally:
+        await pool.close()
+        await asyncio.to_thread(runtime.stop)
+
+
+def _error_response(error: RagError) -> ORJSONResponse:
+    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Unavailable) else None
+    return ORJSONResponse(error.body(), status_code=error.status, headers=headers)
+
+
+def register_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RagError)
+    async def rag_error(_: Request, error: RagError) -> Response:
+        return _error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, error: RequestValidationError) -> Response:
+        first = error.errors()[0]
+        path = field_path(tuple(first.get("loc", ())[1:])) or "request"
+        return _error_response(BadRequest(f"{path}: {first.get('msg', 'invalid')}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> Response:
+        return ORJSONResponse(
+            {"error": str(error.detail)}, status_code=error.status_code, headers=error.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, error: Exception) -> Response:
+        log.exception("unhandled error", exc_info=error)
+        return _error_response(InternalError(type(error).__name__))
+
+
+def _mount_web_page(app: FastAPI) -> None:
+    static = Path(str(files("app.static")))
+    if (static / "index.html").exists():
+        app.mount("/", StaticFiles(directory=static, html=True), name="web")
+        return
+
+    @app.get("/", include_in_schema=False)
+    async def no_page() -> HTMLResponse:
+        return HTMLResponse(
+            "<h1>ragsearch</h1><p>The search page is not built (run <code>make web</code>). "
+            'The API is documented at <a href="/docs">/docs</a>.</p>'
+        )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    app = FastAPI(
+        title="ragsearch",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        default_response_class=ORJSONResponse,
+    )
+    app.state.settings = settings or get_settings()
+    register_error_handlers(app)
+    for module in (search, documents, spaces, signals, health):
+        app.include_router(module.router)
+    install_openapi(app, [SearchRequest, DocumentIn, SpaceIn, SignalsIn])
+    _mount_web_page(app)
+    return app

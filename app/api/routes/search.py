@@ -1,0 +1,34 @@
+"""POST /api/rag/search: the weighted top-k contract."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from psycopg import AsyncConnection
+
+from app.api.deps import body_bytes, db, get_settings, require
+from app.api.openapi import json_body
+from app.api.schemas import ERROR_RESPONSES, SearchResponse
+from app.auth import Scope
+from app.search import SearchRequest, parse_search_request, search
+from app.settings import Settings
+
+router = APIRouter(prefix="/api/rag", tags=["search"])
+
+
+@router.post(
+    "/search",
+    summary="Top-k chunks by a weighted blend of similarity, recency and signal",
+    openapi_extra=json_body(SearchRequest),
+    responses={200: {"model": SearchResponse}, **ERROR_RESPONSES},
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def search_route(
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    """Score = w_cos·sem + w_rec·rec + w_sig·sig over every chunk that passes the filters,
+    computed in PostgreSQL; the rows are exactly the best k (ties by chunk_id)."""
+    return await search(conn, parse_search_request(body), settings)

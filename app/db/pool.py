@@ -1,0 +1,56 @@
+"""The asynchronous connection pool every request goes through."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import orjson
+import psycopg
+from pgvector.psycopg import register_vector_async
+from psycopg import AsyncConnection
+from psycopg.types.json import set_json_dumps, set_json_loads
+from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
+
+from app.errors import from_database_error
+from app.settings import Settings
+
+
+def _dumps(obj: object) -> str:
+    return orjson.dumps(obj).decode()
+
+
+async def configure_connection(conn: AsyncConnection) -> None:
+    """Per-connection set-up: binary pgvector adapters, orjson for json/jsonb."""
+    await register_vector_async(conn)
+    set_json_loads(orjson.loads, conn)
+    set_json_dumps(_dumps, conn)
+
+
+def connection_options(settings: Settings) -> str:
+    return f"-c statement_timeout={settings.statement_timeout_ms} -c jit=off"
+
+
+def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
+    """A fixed-size pool, opened by the caller (``await pool.open(wait=True)``)."""
+    return AsyncConnectionPool(
+        conninfo=url,
+        min_size=settings.pool_size,
+        max_size=settings.pool_size,
+        open=False,
+        timeout=settings.pool_timeout,
+        max_waiting=settings.pool_size * 50,
+        configure=configure_connection,
+        kwargs={"autocommit": True, "options": connection_options(settings)},
+        name="ragsearch",
+    )
+
+
+@asynccontextmanager
+async def connection(pool: AsyncConnectionPool) -> AsyncIterator[AsyncConnection]:
+    """A pooled connection; driver and pool failures come out as ``RagError``s."""
+    try:
+        async with pool.connection() as conn:
+            yield conn
+    except (psycopg.Error, PoolTimeout, TooManyRequests) as error:
+        raise from_database_error(error) from error

@@ -1,0 +1,35 @@
+"""Which database the service uses, made ready: DATABASE_URL, or the embedded server."""
+
+from __future__ import annotations
+
+import logging
+
+from app.db.embedded import EmbeddedPostgres
+from app.db.migrate import prepare_database
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+
+class DatabaseRuntime:
+    """Start (if embedded), migrate (if RAG_MIGRATE_ON_START), and later stop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.embedded: EmbeddedPostgres | None = None
+
+    def start(self) -> str:
+        url = self.settings.database_url
+        if url is None:
+            self.embedded = EmbeddedPostgres(self.settings.data_dir, self.settings)
+            url = self.embedded.start()
+        else:
+            log.info("using the database at DATABASE_URL")
+        if self.settings.migrate_on_start:
+            prepare_database(url, self.settings)
+        return url
+
+    def stop(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None

@@ -1,0 +1,66 @@
+"""SQL shipped as files in ``sql/`` (installed as the ``app.sql`` package).
+
+``sql/schema/*.sql``   frozen schema pieces, each applied by one migration;
+``sql/functions/*.sql`` CREATE OR REPLACE functions, re-applied after every upgrade;
+``sql/queries/*.sql``   the named statements the Python code runs (``-- name: x``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+_NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
+
+
+def _root() -> Traversable:
+    return files("app.sql")
+
+
+def read_sql(relative_path: str) -> str:
+    node = _root()
+    for part in relative_path.split("/"):
+        node = node / part
+    return node.read_text(encoding="utf-8")
+
+
+def function_scripts() -> list[tuple[str, str]]:
+    """(file name, text) of every function file, in file-name order."""
+    folder = _root() / "functions"
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".sql"))
+    return [(name, (folder / name).read_text(encoding="utf-8")) for name in names]
+
+
+@cache
+def functions_digest() -> str:
+    """A fingerprint of the function files; stored in the database when applied."""
+    digest = hashlib.sha256()
+    for name, text in function_scripts():
+        digest.update(name.encode())
+        digest.update(text.encode())
+    return digest.hexdigest()
+
+
+class Queries:
+    """Named statements from one ``sql/queries`` file, read as attributes."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self._source = source
+        self._statements: dict[str, str] = {}
+        parts = _NAME_LINE.split(text)
+        for name, body in zip(parts[1::2], parts[2::2], strict=True):
+            self._statements[name] = body.strip().rstrip(";")
+
+    def __getattr__(self, name: str) -> str:
+        try:
+            return self._statements[name]
+        except KeyError:
+            raise AttributeError(f"no query named {name!r} in {self._source}") from None
+
+
+@cache
+def queries(file_stem: str) -> Queries:
+    return Queries(read_sql(f"queries/{file_stem}.sql"), f"sql/queries/{file_stem}.sql")

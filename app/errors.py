@@ -1,0 +1,130 @@
+"""The service's error types and the one table that maps them to HTTP statuses.
+
+Search, ingest, the CLI and the MCP server raise these; only the HTTP layer turns them
+into responses (``register_error_handlers``), the MCP layer into tool errors.
+Every body has an ``error`` string; some carry extra fields (``field``, ``expected``...).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg_pool import PoolTimeout, TooManyRequests
+
+log = logging.getLogger("ragsearch")
+
+# SQLSTATEs raised by the api.* functions (see sql/functions/020_scoring.sql).
+SQLSTATE_BAD_ARGUMENT = "RG400"
+SQLSTATE_NOT_FOUND = "RG404"
+
+
+class RagError(Exception):
+    """Base class: an error with a status, a message and optional extra body fields."""
+
+    status = 500
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.message, **self.extra}
+
+
+class BadRequest(RagError):
+    """The request breaks a rule: a field is missing, has the wrong type or range."""
+
+    status = 400
+
+
+class Unauthorized(RagError):
+    """No bearer token, or one that no configured key matches."""
+
+    status = 401
+
+    def __init__(self) -> None:
+        super().__init__("Unauthorized")
+
+
+class Forbidden(RagError):
+    """A valid token whose scope does not allow this operation (a read key writing)."""
+
+    status = 403
+
+
+class NotFound(RagError):
+    """The named document, chunk, space or profile does not exist."""
+
+    status = 404
+
+
+class Conflict(RagError):
+    """The request would clash with stored data (a taken name or chunk_id)."""
+
+    status = 409
+
+
+class PayloadTooLarge(RagError):
+    """The request body is larger than RAG_MAX_BODY_BYTES."""
+
+    status = 413
+
+
+class Unavailable(RagError):
+    """The service cannot take the request now (pool exhausted, database starting)."""
+
+    status = 503
+
+    def __init__(self, message: str, retry_after: int = 1, **extra: Any) -> None:
+        super().__init__(message, **extra)
+        self.retry_after = retry_after
+
+
+class InternalError(RagError):
+    """An unexpected failure, reported without secrets or a stack trace."""
+
+    status = 500
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("internal_error", detail=detail)
+
+
+def _detail_fields(error: psycopg.Error) -> dict[str, Any]:
+    detail = error.diag.message_detail if error.diag else None
+    if not detail:
+        return {}
+    try:
+        fields = orjson.loads(detail)
+    except orjson.JSONDecodeError:
+        return {"detail": detail}
+    return fields if isinstance(fields, dict) else {}
+
+
+def from_database_error(error: Exception) -> RagError:
+    """Translate a driver or pool exception into one of ours, by class and SQLSTATE."""
+    if isinstance(error, RagError):
+        return error
+    if isinstance(error, PoolTimeout | TooManyRequests):
+        return Unavailable("database connection pool exhausted, retry shortly")
+    if isinstance(error, psycopg.Error):
+        message = error.diag.message_primary if error.diag else None
+        message = message or type(error).__name__
+        if error.sqlstate == SQLSTATE_BAD_ARGUMENT:
+            return BadRequest(message, **_detail_fields(error))
+        if error.sqlstate == SQLSTATE_NOT_FOUND:
+            return NotFound(message, **_detail_fields(error))
+        if isinstance(error, psycopg.errors.NumericValueOutOfRange | psycopg.errors.CheckViolation):
+            return BadRequest(f"value out of range: {message}")
+        if isinstance(error, psycopg.errors.QueryCanceled):
+            return Unavailable("the query took longer than the statement timeout")
+        if isinstance(error, psycopg.OperationalError):
+            log.error("database unavailable: %s", type(error).__name__)
+            return InternalError(f"database unavailable ({type(error).__name__})")
+        log.error("database error %s: %s", error.sqlstate, message)
+        return InternalError(f"database error {error.sqlstate or ''}: {message}".strip())
+    log.exception("unexpected error", exc_info=error)
+    return InternalError(type(error).__name__)

@@ -1,0 +1,96 @@
+"""Every setting of the service, read once from the environment.
+
+Names are the environment variables (``DATABASE_URL``, ``RAG_*``); the README lists
+them with their defaults. Tests and the CLI build their own ``Settings`` objects.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+import platformdirs
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+SPACE_NAME_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("ragsearch")) / "pgdata"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore", populate_by_name=True)
+
+    # --- database ------------------------------------------------------------------
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "database_url")
+    )
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    migrate_on_start: bool = True
+    pool_size: int = Field(default=5, ge=1, le=200)
+    pool_timeout: float = Field(default=5.0, gt=0)
+    statement_timeout_ms: int = Field(default=30_000, ge=0)
+    pg_shared_buffers: str = "1GB"
+    pg_work_mem: str = "64MB"
+    pg_maintenance_work_mem: str = "2GB"
+
+    # --- embedding spaces and indexes ---------------------------------------------
+    default_space: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = "default"
+    default_dims: int = Field(default=384, ge=1, le=2000)
+    default_model: str = "all-MiniLM-L6-v2"
+    hnsw_m: int = Field(default=16, ge=2, le=100)
+    hnsw_ef_construction: int = Field(default=64, ge=4, le=1000)
+    hnsw_ef_search: int = Field(default=40, ge=1, le=1000)
+
+    # --- search --------------------------------------------------------------------
+    default_w_rec: float = Field(default=0.1, ge=0, le=1)
+    default_w_sig: float = Field(default=0.1, ge=0, le=1)
+    default_k: int = Field(default=5, ge=1, le=50)
+    max_k: int = Field(default=50, ge=1, le=1000)
+
+    # --- ingest --------------------------------------------------------------------
+    max_chunks_per_request: int = Field(default=1000, ge=1)
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+
+    # --- access --------------------------------------------------------------------
+    api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
+    # --- serving -------------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    workers: int = Field(default=1, ge=1, le=64)
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    access_log: bool = False
+    demo: bool = False
+
+    @field_validator("api_keys", "read_keys", mode="before")
+    @classmethod
+    def _split_keys(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [key.strip() for key in value.split(",") if key.strip()]
+        return value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _empty_url_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @property
+    def open_access(self) -> bool:
+        """No keys configured: anyone on the loopback interface may read and write."""
+        return not self.api_keys and not self.read_keys
+
+    @property
+    def embedded(self) -> bool:
+        return self.database_url is None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

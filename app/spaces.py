@@ -1,0 +1,92 @@
+"""The embedding-space registry: register, list, drop; per-space counts."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.db.sqlfiles import queries
+from app.errors import BadRequest, Conflict, NotFound
+from app.settings import SPACE_NAME_PATTERN, Settings
+from app.validation import parse_model
+
+
+class SpaceIn(BaseModel):
+    """Body of ``POST /api/rag/spaces``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"name": "code", "dims": 768, "model": "jina-embeddings-v2-base-code"}]
+        },
+    )
+
+    name: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = Field(
+        description="Lower-case letters, digits and _, starting with a letter (max 63)."
+    )
+    dims: int = Field(strict=True, ge=1, le=2000, description="1..2000 (HNSW limit).")
+    model: str = Field(default="", max_length=200)
+    description: str = Field(default="", max_length=2000)
+
+
+SPACE_RULES = {
+    "name": "name must match ^[a-z][a-z0-9_]{0,62}$ (lower-case letters, digits, _)",
+    "dims": "dims must be an integer in 1..2000",
+    "model": "model must be a string of at most 200 characters",
+    "description": "description must be a string of at most 2000 characters",
+}
+
+
+def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
+    return parse_model(SpaceIn, body, SPACE_RULES)
+
+
+def _space_dict(row: tuple[Any, ...]) -> dict[str, Any]:
+    return {
+        "name": row[1], "dims": row[2], "model": row[3], "description": row[4],
+        "created_at": row[5].isoformat(),
+    }  # fmt: skip
+
+
+async def register_space(
+    conn: AsyncConnection, space: SpaceIn, settings: Settings
+) -> dict[str, Any]:
+    params = (
+        space.name, space.dims, space.model, space.description,
+        settings.hnsw_m, settings.hnsw_ef_construction,
+    )  # fmt: skip
+    try:
+        cursor = await conn.execute(queries("spaces").register_space, params)
+    except UniqueViolation:
+        raise Conflict(f"space {space.name!r} already exists", space=space.name) from None
+    row = await cursor.fetchone()
+    assert row is not None
+    return _space_dict(row)
+
+
+async def list_spaces(conn: AsyncConnection) -> list[dict[str, Any]]:
+    cursor = await conn.execute(queries("spaces").list_spaces)
+    return [_space_dict(row) for row in await cursor.fetchall()]
+
+
+async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> None:
+    if name == settings.default_space:
+        raise BadRequest(f"the default space {name!r} cannot be dropped (RAG_DEFAULT_SPACE)")
+    cursor = await conn.execute(queries("spaces").drop_space, (name,))
+    row = await cursor.fetchone()
+    if not row or not row[0]:
+        raise NotFound(f"no space named {name!r}", space=name)
+
+
+async def stats(conn: AsyncConnection) -> dict[str, Any]:
+    cursor = await conn.execute(queries("stats").counts)
+    documents, chunks = await cursor.fetchone() or (0, 0)
+    cursor = await conn.execute(queries("spaces").space_stats)
+    spaces = [
+        {"name": name, "dims": dims, "model": model, "description": description, "vectors": n}
+        for name, dims, model, description, n in await cursor.fetchall()
+    ]
+    return {"ok": True, "documents": documents, "chunks": chunks, "spaces": spaces}

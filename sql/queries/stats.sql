@@ -1,0 +1,2 @@
+-- name: counts
+SELECT (SELECT count(*) FROM rag.documents), (SELECT count(*) FROM rag.chunks);
