@@ -1,8 +1,8 @@
 """``ragsearch ingest FILE.jsonl``: bulk loading with COPY, in batched transactions.
 
 Each line is one document in the shape of ``POST /api/rag/documents``, validated by the
-same rules. Documents are grouped into transactions of about ``batch_chunks`` chunks;
-a bad line stops the load with its line number, after the batches before it.
+same rules. Documents are grouped into transactions of about ``batch_chunks`` chunks.
+A bad line stops the load with its line number; the lines before it are stored.
 """
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ async def _load(
                 )  # fmt: skip
                 await writer.add(doc)
             except RagError as error:
+                await writer.flush()  # everything before the bad line is stored
                 return writer.total, f"{path}:{line_number}: {error.message}"
             bar.set_postfix(chunks=writer.total.chunks + writer.chunks, refresh=False)
         await writer.flush()

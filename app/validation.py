@@ -35,6 +35,8 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> tuple[str, str]:
     path = field_path(loc)
     if error["type"] == "extra_forbidden":
         return f"unknown field '{path}'", path
+    if error["type"] == "missing":
+        return f"{path} is required", path
     if error["type"] == "json_invalid":
         return f"request body is not valid JSON: {error.get('msg', '')}", "body"
     if error["type"] == "model_type" and not loc:
@@ -52,7 +54,10 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> tuple[str, str]:
 
 def bad_request_from(error: ValidationError, rules: RuleMessages) -> BadRequest:
     """The first failure of a pydantic validation, as one specific 400 error."""
-    message, _path = _message(error.errors(include_url=False)[0], rules)
+    errors = error.errors(include_url=False)
+    # An unknown field (often a misspelt one) explains the others, so it comes first.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    message, _path = _message(first, rules)
     return BadRequest(message)
 
 

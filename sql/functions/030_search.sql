@@ -130,7 +130,7 @@ BEGIN
                  ORDER BY t.score DESC, t.chunk_id), '[]'::jsonb)
         FROM (
             SELECT c.chunk_id, c.doc_id, c.src, c.chunk, c.model, c.scale, c.created_at,
-                   c.tags, c.metadata, c.signal AS sig,
+                   c.tags, c.metadata, c.signal::float8 AS sig,
                    %s AS score, %s AS sem, %s AS rec, %s AS sims,
                    %s AS cos_dist, %s AS l2_dist, api.days_old(c.created_at, $2) AS days_old
             FROM rag.chunks c %s

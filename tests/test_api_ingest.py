@@ -1,0 +1,301 @@
+"""Documents, spaces, signals and stats over HTTP: storing is all or nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+DIMS = 384
+
+
+def vec(seed: int, dims: int = DIMS) -> list[float]:
+    v = np.random.default_rng(seed).standard_normal(dims)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+def doc(doc_id: str, n: int = 3, **fields) -> dict:
+    return {
+        "doc_id": doc_id,
+        "src": f"https://example.com/{doc_id}",
+        "title": "Intro",
+        "tags": ["t1"],
+        "metadata": {"lang": "en"},
+        "chunks": [{"chunk": f"text {i} of {doc_id}", "embedding": vec(i)} for i in range(n)],
+        **fields,
+    }
+
+
+def stored(client, doc_id: str) -> dict | None:
+    r = client.get(f"/api/rag/documents/{doc_id}")
+    return r.json() if r.status_code == 200 else None
+
+
+def test_store_read_and_defaults(client, run_id):
+    before = datetime.now(UTC)
+    r = client.post("/api/rag/documents", json=doc(f"{run_id}-d", 3))
+    assert r.status_code == 200
+    assert r.json() == {"ok": True, "doc_id": f"{run_id}-d", "chunks": 3, "replaced_chunks": 0,
+                        "vectors": {"default": 3}}  # fmt: skip
+    body = stored(client, f"{run_id}-d")
+    assert (
+        body["title"] == "Intro" and body["metadata"] == {"lang": "en"} and body["tags"] == ["t1"]
+    )
+    first = body["chunks"][0]
+    assert first["chunk_id"] == f"{run_id}-d-chunk-0"  # {doc_id}-chunk-{n}
+    assert (first["volume"], first["confidence"], first["scale"]) == (1, 1, 1)
+    assert first["signal"] == pytest.approx(0.2)  # min(1, 1*1/5)
+    assert first["spaces"] == ["default"] and first["tags"] == ["t1"]
+    assert datetime.fromisoformat(first["created_at"]) >= before.replace(microsecond=0)
+
+
+def test_the_example_body_from_the_contract(client, run_id):
+    client.post("/api/rag/spaces", json={"name": "code", "dims": 4, "model": "toy"})
+    body = {
+        "doc_id": f"{run_id}-doc-123", "src": "https://example.com/doc", "title": "Intro",
+        "tags": [], "metadata": {},
+        "chunks": [{
+            "chunk_id": f"{run_id}-doc-123-chunk-0", "chunk": "Content...",
+            "created_at": "2025-11-09T10:44:00Z", "volume": 2, "confidence": 0.9,
+            "model": "text-embedding-3-small", "embedding": vec(1),
+            "embeddings": {"code": [0.2, 0.1, 0.0, 0.3]},
+        }],
+    }  # fmt: skip
+    r = client.post("/api/rag/documents", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["chunks"] == 1
+    chunk = stored(client, body["doc_id"])["chunks"][0]
+    assert chunk["created_at"].startswith("2025-11-09T10:44:00")
+    assert chunk["scale"] == pytest.approx(1.8)
+    assert chunk["signal"] == pytest.approx(0.36)  # min(1, 1.8 / 5)
+    assert chunk["model"] == "text-embedding-3-small"
+    assert sorted(chunk["spaces"]) == ["code", "default"]
+    with_vectors = client.get(f"/api/rag/documents/{body['doc_id']}",
+                              params={"include_embeddings": "true"}).json()  # fmt: skip
+    assert with_vectors["chunks"][0]["embeddings"]["code"] == pytest.approx([0.2, 0.1, 0.0, 0.3])
+
+
+def test_signal_given_directly_wins_over_scale(client, run_id):
+    body = doc(f"{run_id}-s", 2)
+    body["chunks"][0].update({"volume": 50, "confidence": 1, "signal": 0.1})
+    body["chunks"][1].update({"volume": 50, "confidence": 1})
+    assert client.post("/api/rag/documents", json=body).status_code == 200
+    chunks = stored(client, f"{run_id}-s")["chunks"]
+    assert chunks[0]["signal"] == pytest.approx(0.1) and chunks[0]["signal_pinned"] is True
+    assert chunks[1]["signal"] == 1.0 and chunks[1]["signal_pinned"] is False
+
+
+def test_resending_a_document_is_idempotent_and_replaces_chunks(client, run_id):
+    doc_id = f"{run_id}-idem"
+    assert client.post("/api/rag/documents", json=doc(doc_id, 4)).status_code == 200
+    first = stored(client, doc_id)
+    again = client.post("/api/rag/documents", json=doc(doc_id, 4))
+    assert again.json()["replaced_chunks"] == 4
+    second = stored(client, doc_id)
+    strip = lambda d: [{k: v for k, v in c.items() if k != "created_at"} for c in d["chunks"]]  # noqa: E731
+    assert strip(first) == strip(second)
+    stats = client.get("/api/rag/documents/" + doc_id).json()
+    assert len(stats["chunks"]) == 4
+    smaller = client.post("/api/rag/documents", json=doc(doc_id, 2))
+    assert smaller.json()["chunks"] == 2
+    assert [c["chunk_id"] for c in stored(client, doc_id)["chunks"]] == [
+        f"{doc_id}-chunk-0", f"{doc_id}-chunk-1",
+    ]  # fmt: skip
+    found = client.post("/api/rag/search", json={"embedding": vec(0), "k": 50, "doc_ids": [doc_id]})
+    assert len(found.json()["rows"]) == 2
+
+
+def _bad_chunk_cases() -> list:
+    return [
+        ({"embedding": [0.1] * 10}, 400, "embedding has 10 dimensions, expected 384", "embedding"),
+        ({"embeddings": {"nope": [0.1]}}, 400, "embeddings.nope: unknown embedding space 'nope'",
+         "embeddings.nope"),
+        ({"embedding": [1e39] + [0.1] * (DIMS - 1)}, 400, "must contain only finite numbers",
+         "embedding"),
+        ({"embedding": [0.0] * DIMS}, 400, "must not be all zeros", "embedding"),
+        ({"chunk": ""}, 400, "chunk (the text) must not be empty", "chunk"),
+        ({"chunk": "   \n"}, 400, "chunk (the text) must not be empty", "chunk"),
+        ({"chunk": "nul\x00byte"}, 400, "must not contain NUL", None),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "status", "message", "field"), _bad_chunk_cases())
+def test_one_bad_chunk_stores_nothing_and_names_the_chunk(
+    client, run_id, change, status, message, field
+):
+    doc_id = f"{run_id}-atomic"
+    assert client.post("/api/rag/documents", json=doc(doc_id, 2)).status_code == 200
+    original = stored(client, doc_id)
+    body = doc(doc_id, 5)
+    body["chunks"][3].update(change)
+    r = client.post("/api/rag/documents", json=body)
+    assert r.status_code == status, r.text
+    error = r.json()
+    assert message in error["error"]
+    assert error["chunk"] == 3 and error["chunk_id"] == f"{doc_id}-chunk-3"
+    assert f"chunks[3] ('{doc_id}-chunk-3')" in error["error"]
+    if field:
+        assert error["field"] == field
+    assert stored(client, doc_id) == original  # untouched
+
+
+def test_dimension_errors_say_expected_and_actual(client, run_id):
+    body = doc(f"{run_id}-dim", 1)
+    body["chunks"][0]["embedding"] = [0.1] * 383
+    error = client.post("/api/rag/documents", json=body).json()
+    assert (error["expected"], error["actual"]) == (384, 383)
+
+
+def test_a_new_document_with_a_bad_chunk_is_not_created(client, run_id):
+    body = doc(f"{run_id}-new", 3)
+    body["chunks"][2]["embedding"] = [0.1] * 5
+    assert client.post("/api/rag/documents", json=body).status_code == 400
+    assert client.get(f"/api/rag/documents/{run_id}-new").status_code == 404
+
+
+def test_chunk_id_owned_by_another_document_is_a_conflict(client, run_id):
+    owner = doc(f"{run_id}-owner", 1)
+    owner["chunks"][0]["chunk_id"] = f"{run_id}-shared"
+    assert client.post("/api/rag/documents", json=owner).status_code == 200
+    thief = doc(f"{run_id}-thief", 2)
+    thief["chunks"][1]["chunk_id"] = f"{run_id}-shared"
+    r = client.post("/api/rag/documents", json=thief)
+    assert r.status_code == 409
+    assert r.json()["doc_id"] == f"{run_id}-owner"
+    assert client.get(f"/api/rag/documents/{run_id}-thief").status_code == 404
+
+
+def test_repeated_chunk_ids_in_one_document(client, run_id):
+    body = doc(f"{run_id}-rep", 2)
+    body["chunks"][0]["chunk_id"] = body["chunks"][1]["chunk_id"] = "same"
+    r = client.post("/api/rag/documents", json=body)
+    assert r.status_code == 400 and "chunk_id repeats" in r.json()["error"]
+
+
+def test_too_many_chunks_per_request(client, run_id):
+    body = {"doc_id": f"{run_id}-big", "chunks": [{"chunk": f"c{i}"} for i in range(1001)]}
+    r = client.post("/api/rag/documents", json=body)
+    assert r.status_code == 400
+    assert r.json()["error"] == "chunks: at most 1000 chunks per request (got 1001)"
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"chunks": []}, "doc_id"),
+        ({"doc_id": "", "chunks": []}, "doc_id must be a non-empty string"),
+        ({"doc_id": "x", "chunks": [{"chunk": "a", "volume": -1}]}, "chunks[0].volume"),
+        ({"doc_id": "x", "chunks": [{"chunk": "a", "signal": 2}]}, "chunks[0].signal"),
+        ({"doc_id": "x", "chunks": [{"chunk": "a", "created_at": "soon"}]}, "chunks[0].created_at"),
+        ({"doc_id": "x", "chunks": [{"text": "a"}]}, "unknown field 'chunks[0].text'"),
+        ({"doc_id": "x", "chunks": [{"chunk": "a", "embedding": ["x"]}]}, "chunks[0].embedding[0]"),
+    ],
+)
+def test_field_errors_name_the_field(client, body, needle):
+    r = client.post("/api/rag/documents", json=body)
+    assert r.status_code == 400
+    assert needle in r.json()["error"]
+
+
+def test_delete_document(client, run_id):
+    doc_id = f"{run_id}-del"
+    client.post("/api/rag/documents", json=doc(doc_id, 3))
+    r = client.delete(f"/api/rag/documents/{doc_id}")
+    assert r.json() == {"ok": True, "doc_id": doc_id, "deleted_chunks": 3}
+    assert client.get(f"/api/rag/documents/{doc_id}").status_code == 404
+    again = client.delete(f"/api/rag/documents/{doc_id}")
+    assert again.status_code == 404 and "no document" in again.json()["error"]
+    found = client.post("/api/rag/search", json={"embedding": vec(0), "doc_ids": [doc_id]})
+    assert found.json()["rows"] == []
+
+
+def test_spaces_register_list_conflict_and_drop(client, run_id):
+    name = f"s_{run_id}"
+    r = client.post(
+        "/api/rag/spaces", json={"name": name, "dims": 16, "model": "m", "description": "d"}
+    )
+    assert r.status_code == 201
+    assert r.json()["space"]["dims"] == 16
+    assert client.post("/api/rag/spaces", json={"name": name, "dims": 16}).status_code == 409
+    listed = {s["name"]: s for s in client.get("/api/rag/spaces").json()["spaces"]}
+    assert listed[name]["model"] == "m" and listed["default"]["dims"] == 384
+    body = doc(f"{run_id}-sp", 2)
+    body["chunks"][0]["embeddings"] = {name: vec(3, 16)}
+    client.post("/api/rag/documents", json=body)
+    stats = client.get("/api/rag/stats").json()
+    per_space = {s["name"]: s["vectors"] for s in stats["spaces"]}
+    assert per_space[name] == 1 and stats["chunks"] >= 2 and stats["documents"] >= 1
+    assert client.delete(f"/api/rag/spaces/{name}").json() == {"ok": True, "dropped": name}
+    assert client.delete(f"/api/rag/spaces/{name}").status_code == 404
+    assert client.delete("/api/rag/spaces/default").status_code == 400
+    assert stored(client, f"{run_id}-sp")["chunks"][0]["spaces"] == ["default"]
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"name": "Bad-Name", "dims": 4}, "name must match"),
+        ({"name": "ok_name", "dims": 0}, "dims must be an integer in 1..2000"),
+        ({"name": "ok_name", "dims": 2001}, "dims must be an integer in 1..2000"),
+        ({"name": "ok_name"}, "dims is required"),
+    ],
+)
+def test_bad_space_requests(client, body, needle):
+    r = client.post("/api/rag/spaces", json=body)
+    assert r.status_code == 400 and needle in r.json()["error"]
+
+
+def test_signals_feedback_loop(client, run_id):
+    doc_id = f"{run_id}-sig"
+    client.post("/api/rag/documents", json=doc(doc_id, 3))
+    c0, c1, c2 = (f"{doc_id}-chunk-{i}" for i in range(3))
+    r = client.post("/api/rag/signals", json={"updates": [
+        {"chunk_id": c0, "add_volume": 4},
+        {"chunk_id": c1, "volume": 2, "confidence": 0.5},
+        {"chunk_id": c2, "signal": 0.9},
+    ]})  # fmt: skip
+    assert r.status_code == 200 and r.json()["updated"] == 3
+    chunks = {c["chunk_id"]: c for c in stored(client, doc_id)["chunks"]}
+    assert chunks[c0]["volume"] == 5 and chunks[c0]["signal"] == pytest.approx(1.0)
+    assert chunks[c1]["scale"] == pytest.approx(1.0) and chunks[c1]["signal"] == pytest.approx(0.2)
+    assert chunks[c2]["signal"] == pytest.approx(0.9) and chunks[c2]["signal_pinned"]
+    # Signal-only search now ranks c0 (1.0) > c2 (0.9) > c1 (0.2).
+    rows = client.post("/api/rag/search", json={
+        "embedding": vec(0), "k": 3, "w_cos": 0, "w_rec": 0, "w_sig": 1, "doc_ids": [doc_id],
+    }).json()["rows"]  # fmt: skip
+    assert [row["chunk_id"] for row in rows] == [c0, c2, c1]
+    client.post("/api/rag/signals", json={"updates": [{"chunk_id": c2, "signal": None}]})
+    assert stored(client, doc_id)["chunks"][2]["signal"] == pytest.approx(0.2)
+
+
+def test_signals_with_an_unknown_chunk_change_nothing(client, run_id):
+    doc_id = f"{run_id}-sig2"
+    client.post("/api/rag/documents", json=doc(doc_id, 1))
+    before = stored(client, doc_id)
+    r = client.post("/api/rag/signals", json={"updates": [
+        {"chunk_id": f"{doc_id}-chunk-0", "add_volume": 10},
+        {"chunk_id": f"{run_id}-missing", "signal": 1},
+    ]})  # fmt: skip
+    assert r.status_code == 404
+    assert r.json()["chunk_ids"] == [f"{run_id}-missing"]
+    assert stored(client, doc_id) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"updates": []}, "updates must be an array"),
+        ({"updates": [{"chunk_id": "x"}]}, "updates[0]"),
+        ({"updates": [{"chunk_id": "x", "signal": 1.5}]}, "updates[0].signal"),
+        ({"updates": [{"chunk_id": "x", "volume": -1}]}, "updates[0].volume"),
+        ({"updates": [{"chunk_id": "x", "volume": 1, "add_volume": 1}]}, "updates[0]"),
+        (
+            {"updates": [{"chunk_id": "x", "add_volume": 1}, {"chunk_id": "x", "add_volume": 2}]},
+            "each chunk_id may appear only once",
+        ),
+    ],
+)
+def test_bad_signal_requests(client, body, needle):
+    r = client.post("/api/rag/signals", json=body)
+    assert r.status_code == 400 and needle in r.json()["error"]

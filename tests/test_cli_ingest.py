@@ -1,0 +1,84 @@
+"""``ragsearch ingest FILE.jsonl``: bulk loading through COPY, with progress and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import psycopg
+import pytest
+
+
+def _run(args: list[str], url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def _write(path, docs) -> None:
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs))
+
+
+def _docs(prefix: str, n: int, chunks: int = 4) -> list[dict]:
+    rng = np.random.default_rng(0)
+    return [
+        {
+            "doc_id": f"{prefix}-{i}",
+            "src": f"file:///corpus/{prefix}/{i}.md",
+            "chunks": [
+                {"chunk": f"doc {i} chunk {c}", "embedding": rng.standard_normal(384).tolist()}
+                for c in range(chunks)
+            ],
+        }
+        for i in range(n)
+    ]
+
+
+@pytest.fixture
+def counts(db_url):
+    def count(prefix: str) -> tuple[int, int, int]:
+        with psycopg.connect(db_url) as conn:
+            row = conn.execute(
+                "SELECT count(DISTINCT c.doc_id), count(*), count(v.chunk_pk) FROM rag.chunks c"
+                " LEFT JOIN rag.vectors_1 v ON v.chunk_pk = c.id WHERE c.doc_id LIKE %s",
+                (prefix + "-%",),
+            ).fetchone()
+            return tuple(row)
+
+    return count
+
+
+def test_ingest_file_in_batches(db_url, tmp_path, counts):
+    path = tmp_path / "corpus.jsonl"
+    _write(path, _docs("bulk", 60))
+    done = _run(["ingest", str(path), "--batch-chunks", "50"], db_url)
+    assert done.returncode == 0, done.stderr
+    assert "stored 60 documents, 240 chunks" in done.stdout
+    assert "ingest corpus.jsonl" in done.stderr  # the progress bar
+    assert counts("bulk") == (60, 240, 240)
+    again = _run(["ingest", str(path)], db_url)  # re-ingest replaces, never duplicates
+    assert "(240 replaced)" in again.stdout
+    assert counts("bulk") == (60, 240, 240)
+
+
+def test_a_bad_line_stops_with_its_number_after_storing_the_lines_before(db_url, tmp_path, counts):
+    docs = _docs("badline", 5)
+    docs[3]["chunks"][1]["embedding"] = [0.1] * 7
+    path = tmp_path / "bad.jsonl"
+    _write(path, docs)
+    done = _run(["ingest", str(path)], db_url)
+    assert done.returncode == 1
+    assert f"{path}:4: chunks[1] ('badline-3-chunk-1'): embedding has 7 dimensions" in done.stderr
+    assert counts("badline") == (3, 12, 12)
+
+
+def test_invalid_json_line(db_url, tmp_path):
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"doc_id": "ok-1", "chunks": []}\n{broken\n')
+    done = _run(["ingest", str(path)], db_url)
+    assert done.returncode == 1
+    assert ":2: request body is not valid JSON" in done.stderr

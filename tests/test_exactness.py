@@ -1,0 +1,158 @@
+"""The ranking function returns exactly the top-k of the score over every chunk that
+passes the filters, checked against a brute-force computation in Python."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import psycopg
+import pytest
+from helpers import (
+    AS_OF,
+    assert_exact_topk,
+    brute_force,
+    call_topk,
+    random_corpus,
+    register_spaces,
+    store_corpus,
+)
+
+SPACES = {"prose": 24, "code": 12}
+WEIGHT_MIXES = [
+    (1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
+    (0.0, 0.0, 1.0), (0.34, 0.33, 0.33), (0.0, 0.5, 0.5), (0.1, 0.9, 0.0),
+]  # fmt: skip
+RECENCY = [("inverse", 1.0), ("exponential", 30.0), ("gaussian", 90.0), ("linear", 200.0)]
+
+
+@pytest.fixture(scope="module")
+def corpus(db_url: str) -> list:
+    rng = np.random.default_rng(7)
+    register_spaces(db_url, SPACES)
+    docs, chunks = random_corpus(rng, "ex", n_docs=60, chunks_per_doc=50, spaces=SPACES)
+    store_corpus(db_url, docs)
+    return chunks
+
+
+@pytest.fixture(scope="module")
+def conn(db_url: str):
+    with psycopg.connect(db_url, autocommit=True) as connection:
+        yield connection
+
+
+def _queries(rng: np.random.Generator, n: int) -> list[dict[str, np.ndarray]]:
+    out = []
+    for _ in range(n):
+        out.append(
+            {s: (v := rng.standard_normal(d)) / np.linalg.norm(v) for s, d in SPACES.items()}
+        )
+    return out
+
+
+def _filters(chunks: list) -> list[dict]:
+    return [
+        {},
+        {"doc_ids": ["ex-doc-3", "ex-doc-17", "ex-doc-40"]},
+        {"src_prefix": "https://ex.example/b/"},
+        {"tags_any": ["alpha", "delta"]},
+        {
+            "created_after": AS_OF - timedelta(days=400),
+            "created_before": AS_OF - timedelta(days=30),
+        },
+        {"tags_any": ["gamma"], "src_prefix": "https://ex.example/c/1"},
+    ]
+
+
+@pytest.mark.parametrize("weights", WEIGHT_MIXES)
+def test_every_weight_mix_matches_brute_force(corpus, conn, weights):
+    rng = np.random.default_rng(hash(weights) % 2**32)
+    for query in _queries(rng, 3):
+        for spaces in (["prose"], ["code"], ["prose", "code"]):
+            q = {s: query[s] for s in spaces}
+            sw = {s: w for s, w in zip(spaces, rng.dirichlet(np.ones(len(spaces))), strict=True)}
+            for k in (1, 10, 50):
+                result = call_topk(conn, q, sw, weights, k)
+                assert_exact_topk(result["rows"], brute_force(corpus, q, sw, weights), k)
+
+
+@pytest.mark.parametrize("filter_index", range(6))
+def test_filters_match_brute_force(corpus, conn, filter_index):
+    filters = _filters(corpus)[filter_index]
+    rng = np.random.default_rng(filter_index)
+    for weights in WEIGHT_MIXES[:5]:
+        query = _queries(rng, 1)[0]
+        sw = {"prose": 0.7, "code": 0.3}
+        result = call_topk(conn, query, sw, weights, 10, filters=filters)
+        expected = brute_force(corpus, query, sw, weights, filters=filters)
+        assert_exact_topk(result["rows"], expected, 10)
+
+
+@pytest.mark.parametrize(("function", "scale"), RECENCY)
+def test_recency_functions_match_brute_force(corpus, conn, function, scale):
+    rng = np.random.default_rng(11)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    for weights in [(0.5, 0.5, 0.0), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0)]:
+        result = call_topk(
+            conn, query, {"prose": 1.0}, weights, 20,
+            options={"recency": {"function": function, "scale_days": scale}},
+        )  # fmt: skip
+        expected = brute_force(corpus, query, {"prose": 1.0}, weights, recency_fn=(function, scale))
+        assert_exact_topk(result["rows"], expected, 20)
+
+
+def test_min_score_drops_rows_below_it(corpus, conn):
+    rng = np.random.default_rng(3)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    weights = (0.5, 0.3, 0.2)
+    scores = brute_force(corpus, query, {"prose": 1.0}, weights)
+    cut = sorted(scores.values(), reverse=True)[6]
+    result = call_topk(conn, query, {"prose": 1.0}, weights, 50, options={"min_score": cut})
+    assert_exact_topk(
+        result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights, min_score=cut), 50
+    )
+    assert len(result["rows"]) == 7
+
+
+def test_ties_are_broken_by_chunk_id(corpus, conn):
+    # Signal only: many chunks share signal 1.0 exactly, so chunk_id decides.
+    query = {"prose": np.ones(SPACES["prose"], dtype=np.float32)}
+    result = call_topk(conn, query, {"prose": 1.0}, (0.0, 0.0, 1.0), 25)
+    tied = sorted(c.chunk_id for c in corpus if c.signal == 1.0)
+    assert len(tied) > 25
+    assert [row["chunk_id"] for row in result["rows"]] == tied[:25]
+
+
+def test_chunks_without_a_vector_still_rank_by_recency_and_signal(corpus, conn):
+    # A chunk with no vector in the query space scores 0 for that space, and is eligible.
+    no_code = [c for c in corpus if "code" not in c.vectors]
+    assert no_code
+    query = {"code": np.ones(SPACES["code"], dtype=np.float32)}
+    result = call_topk(conn, query, {"code": 1.0}, (0.2, 0.4, 0.4), 50)
+    returned = {row["chunk_id"] for row in result["rows"]}
+    expected = brute_force(corpus, query, {"code": 1.0}, (0.2, 0.4, 0.4))
+    assert_exact_topk(result["rows"], expected, 50)
+    top = sorted(expected, key=lambda cid: -expected[cid])[:50]
+    assert returned & {c.chunk_id for c in no_code} == set(top) & {c.chunk_id for c in no_code}
+
+
+def test_rows_report_their_components(corpus, conn):
+    rng = np.random.default_rng(5)
+    query = _queries(rng, 1)[0]
+    sw = {"prose": 0.6, "code": 0.4}
+    weights = (0.5, 0.3, 0.2)
+    rows = call_topk(conn, query, sw, weights, 5)["rows"]
+    by_id = {c.chunk_id: c for c in corpus}
+    for row in rows:
+        chunk = by_id[row["chunk_id"]]
+        assert row["score"] == pytest.approx(
+            weights[0] * row["sem"] + weights[1] * row["rec"] + weights[2] * row["sig"], abs=1e-9
+        )
+        days = (AS_OF - chunk.created_at).total_seconds() / 86400
+        assert row["days_old"] == pytest.approx(max(0.0, days), abs=1e-6)
+        if "prose" in chunk.vectors:
+            prose = chunk.vectors["prose"].astype(np.float64)
+            q = query["prose"].astype(np.float64)
+            cos = prose @ q / np.linalg.norm(prose) / np.linalg.norm(q)
+            assert row["cos_dist"] == pytest.approx(1 - cos, abs=1e-5)
+            assert row["l2_dist"] == pytest.approx(float(np.linalg.norm(prose - q)), abs=1e-4)
