@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from app import __version__
 from app.api.openapi import install_openapi
 from app.api.responses import ORJSONResponse
-from app.api.routes import documents, health, search, signals, spaces
+from app.api.routes import documents, examples, health, search, signals, spaces
 from app.db.pool import create_pool
 from app.db.runtime import DatabaseRuntime
 from app.demo import load_demo
@@ -86,7 +86,7 @@ def register_error_handlers(app: FastAPI) -> None:
 
 
 def _mount_web_page(app: FastAPI) -> None:
-    static = Path(str(files("app.static")))
+    static = Path(str(files("app.static"))) / "dist"
     if (static / "index.html").exists():
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
         return
@@ -109,7 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings or get_settings()
     register_error_handlers(app)
-    for module in (search, documents, spaces, signals, health):
+    for module in (search, documents, spaces, signals, examples, health):
         app.include_router(module.router)
     install_openapi(app, [SearchRequest, DocumentIn, SpaceIn, SignalsIn])
     _mount_web_page(app)

@@ -53,14 +53,20 @@ def _as_ingest_body(raw: dict[str, Any], space: str, now: Any) -> dict[str, Any]
     return {**raw, "chunks": chunks}
 
 
-async def _demo_space(conn: AsyncConnection, settings: Settings) -> str:
+async def demo_space_name(conn: AsyncConnection, settings: Settings) -> str:
+    """The default space when it has the demo model's 384 dimensions, else ``minilm``."""
     spaces = await load_spaces(conn)
     if spaces[settings.default_space].dims == DEMO_DIMS:
         return settings.default_space
-    if DEMO_SPACE_FALLBACK not in spaces:
+    return DEMO_SPACE_FALLBACK
+
+
+async def _demo_space(conn: AsyncConnection, settings: Settings) -> str:
+    name = await demo_space_name(conn, settings)
+    if name != settings.default_space and name not in await load_spaces(conn):
         space = SpaceIn(name=DEMO_SPACE_FALLBACK, dims=DEMO_DIMS, model="all-MiniLM-L6-v2")
         await register_space(conn, space, settings)
-    return DEMO_SPACE_FALLBACK
+    return name
 
 
 async def load_demo(conn: AsyncConnection, settings: Settings) -> int:

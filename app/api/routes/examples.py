@@ -1,0 +1,34 @@
+"""GET /api/rag/examples: sample questions with their all-MiniLM-L6-v2 vectors, for the
+search page and for trying the API without an embedding model."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from psycopg import AsyncConnection
+
+from app.api.deps import db, get_settings, require
+from app.auth import Scope
+from app.demo import demo_queries, demo_space_name
+from app.settings import Settings
+
+router = APIRouter(prefix="/api/rag", tags=["search"])
+
+
+@router.get(
+    "/examples",
+    summary="Sample questions with query vectors (the demo corpus's model)",
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def examples(
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    space = await demo_space_name(conn, settings)
+    return {
+        "ok": True,
+        "space": space,
+        "is_default_space": space == settings.default_space,
+        "queries": demo_queries(),
+    }

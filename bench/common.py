@@ -1,0 +1,135 @@
+"""Shared benchmark plumbing: the database server, corpus databases, the service,
+timing and tables."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+import numpy as np
+import psycopg
+
+from app.db.embedded import EmbeddedPostgres
+from app.db.migrate import prepare_database
+from app.settings import Settings
+from bench.corpus import CorpusSpec, load_sync
+
+BENCH_DIR = Path(__file__).resolve().parent
+DATA_DIR = BENCH_DIR / "data"
+
+
+def bench_settings() -> Settings:
+    return Settings(
+        data_dir=DATA_DIR / "pgdata",
+        pg_shared_buffers=os.environ.get("RAG_PG_SHARED_BUFFERS", "4GB"),
+        pg_maintenance_work_mem=os.environ.get("RAG_PG_MAINTENANCE_WORK_MEM", "4GB"),
+    )
+
+
+@contextmanager
+def server() -> Iterator[str]:
+    """An admin URL: DATABASE_URL's server, or the embedded one in bench/data/pgdata."""
+    external = os.environ.get("DATABASE_URL")
+    if external:
+        yield external
+        return
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    embedded = EmbeddedPostgres(DATA_DIR / "pgdata", bench_settings())
+    embedded.start()
+    try:
+        yield embedded.url("postgres")
+    finally:
+        embedded.stop()
+
+
+def with_database(url: str, name: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path="/" + name))
+
+
+def corpus_database(admin_url: str, spec: CorpusSpec) -> str:
+    """A database holding ``spec``'s corpus, built once and reused by later runs."""
+    url = with_database(admin_url, spec.name)
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (spec.name,)
+        ).fetchone()
+        if exists:
+            with psycopg.connect(url) as db:
+                row = db.execute("SELECT count(*) FROM rag.chunks").fetchone()
+                if row and row[0] == spec.n:
+                    print(f"reusing database {spec.name} ({spec.n} chunks)")
+                    return url
+            conn.execute(f'DROP DATABASE "{spec.name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{spec.name}"')
+    settings = bench_settings().model_copy(update={"default_dims": spec.dims})
+    prepare_database(url, settings)
+    started = time.perf_counter()
+    rate = load_sync(url, spec)
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("VACUUM ANALYZE")
+    print(f"built {spec.name} in {time.perf_counter() - started:.1f} s ({rate:,.0f} chunks/s)")
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def service(database_url: str, workers: int = 1, **env: str) -> Iterator[str]:
+    """``ragsearch serve`` on a free port against ``database_url``; yields its base URL."""
+    port = free_port()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+    environment.update(
+        {"DATABASE_URL": database_url, "RAG_PORT": str(port), "RAG_LOG_LEVEL": "warning",
+         "RAG_WORKERS": str(workers), **env}
+    )  # fmt: skip
+    process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=environment)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(base + "/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(60)
+
+
+def timed(fn: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    fn()
+    return (time.perf_counter() - started) * 1000
+
+
+def percentiles(samples: Sequence[float]) -> tuple[float, float, float]:
+    p50, p95, p99 = np.percentile(np.asarray(samples), [50, 95, 99])
+    return float(p50), float(p95), float(p99)
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    cells = [[str(h) for h in headers]] + [[_fmt(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+             for row in cells]  # fmt: skip
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print("\n".join(lines))
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:,.3f}" if abs(value) < 100 else f"{value:,.1f}"
+    return str(value)

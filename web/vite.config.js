@@ -1,0 +1,10 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// The build lands in the Python package, which serves it at "/".
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: "../app/static/dist", emptyOutDir: true },
+  server: { proxy: { "/api": "http://127.0.0.1:8000" } },
+  test: { environment: "jsdom" },
+});
