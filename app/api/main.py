@@ -19,6 +19,7 @@ from app import __version__
 from app.api.openapi import install_openapi
 from app.api.responses import ORJSONResponse
 from app.api.routes import documents, examples, health, search, signals, spaces
+from app.api.schemas import request_examples
 from app.db.pool import create_pool
 from app.db.runtime import DatabaseRuntime
 from app.demo import load_demo
@@ -107,10 +108,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         default_response_class=ORJSONResponse,
     )
-    app.state.settings = settings or get_settings()
+    settings = settings or get_settings()
+    app.state.settings = settings
     register_error_handlers(app)
     for module in (search, documents, spaces, signals, examples, health):
         app.include_router(module.router)
-    install_openapi(app, [SearchRequest, DocumentIn, SpaceIn, SignalsIn])
+    install_openapi(
+        app, [SearchRequest, DocumentIn, SpaceIn, SignalsIn], request_examples(settings)
+    )
     _mount_web_page(app)
     return app

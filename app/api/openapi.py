@@ -24,7 +24,13 @@ def json_body(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
-def install_openapi(app: FastAPI, models: list[type[BaseModel]]) -> None:
+def install_openapi(
+    app: FastAPI,
+    models: list[type[BaseModel]],
+    examples: dict[tuple[str, str], Any] | None = None,
+) -> None:
+    """Add ``models`` to the components, and a request example per (method, path)."""
+
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = get_openapi(
@@ -38,6 +44,9 @@ def install_openapi(app: FastAPI, models: list[type[BaseModel]]) -> None:
                 model_schema = model.model_json_schema(ref_template=REF)
                 components.update(model_schema.pop("$defs", {}))
                 components[model.__name__] = model_schema
+            for (method, path), example in (examples or {}).items():
+                content = schema["paths"][path][method]["requestBody"]["content"]
+                content["application/json"]["example"] = example
             app.openapi_schema = schema
         return app.openapi_schema
 

@@ -6,6 +6,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.demo import DEMO_DIMS, demo_queries
+from app.settings import Settings
+
 
 class ErrorBody(BaseModel):
     error: str = Field(description="What is wrong: the field and the rule, or the failure.")
@@ -58,3 +61,36 @@ class SearchResponse(BaseModel):
     weights: Weights
     rows: list[SearchRow]
     query_metadata: QueryMetadata
+
+
+def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
+    """Request bodies for /docs that work as they stand against the demo corpus."""
+    if settings.default_dims == DEMO_DIMS:
+        vector = demo_queries()[0]["embedding"]  # "How do I parse JSON text ...?"
+    else:
+        vector = [round(1 / settings.default_dims**0.5, 6)] * settings.default_dims
+    return {
+        ("post", "/api/rag/search"): {"embedding": vector, "k": 5, "w_rec": 0.1, "w_sig": 0.1},
+        ("post", "/api/rag/documents"): {
+            "doc_id": "doc-123",
+            "src": "https://example.com/doc",
+            "title": "Intro",
+            "tags": [],
+            "metadata": {},
+            "chunks": [
+                {
+                    "chunk_id": "doc-123-chunk-0",
+                    "chunk": "Content...",
+                    "created_at": "2025-11-09T10:44:00Z",
+                    "volume": 2,
+                    "confidence": 0.9,
+                    "model": settings.default_model,
+                    "embedding": vector,
+                }
+            ],
+        },
+        ("post", "/api/rag/spaces"): {"name": "code", "dims": 768, "model": "code-embedder"},
+        ("post", "/api/rag/signals"): {
+            "updates": [{"chunk_id": "doc-123-chunk-0", "add_volume": 1}]
+        },
+    }
