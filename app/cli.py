@@ -106,7 +106,11 @@ def ingest(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
-    return asyncio.run(ingest_file(Path(args.file), settings, batch_chunks=args.batch_chunks))
+    return asyncio.run(
+        ingest_file(
+            Path(args.file), settings, batch_chunks=args.batch_chunks, rebuild=args.rebuild_index
+        )
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -129,6 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="path to the .jsonl file ('-' for standard input)")
     p.add_argument(
         "--batch-chunks", type=int, default=5000, help="chunks per transaction (default 5000)"
+    )
+    p.add_argument(
+        "--rebuild-index",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="drop each space's HNSW index and build it after the load: auto (when the file "
+        "brings more vectors than the space holds), always, never (insert into the graph)",
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=ingest)

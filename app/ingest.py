@@ -15,17 +15,16 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import numpy as np
+import orjson
 from psycopg import AsyncConnection, sql
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.db.sqlfiles import queries
+from app.db.sqlfiles import queries, with_table
 from app.errors import BadRequest, Conflict
 from app.settings import Settings
-from app.validation import as_vector, parse_model
+from app.validation import FiniteFloat, VectorInput, as_vector, parse_model
 
-FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-Vector_ = Annotated[list[FiniteFloat], Field(min_length=1, max_length=16_000)]
 Tag = Annotated[str, Field(min_length=1, max_length=200)]
 
 CHUNK_COLUMNS = (
@@ -60,8 +59,8 @@ class ChunkIn(BaseModel):
     model: str = Field(default="", max_length=200)
     tags: list[Tag] = Field(default_factory=list, max_length=100)
     metadata: dict[str, Any] = Field(default_factory=dict)
-    embedding: Vector_ | None = Field(default=None, description="Vector in the default space.")
-    embeddings: dict[str, Vector_] = Field(
+    embedding: VectorInput | None = Field(default=None, description="Vector in the default space.")
+    embeddings: dict[str, VectorInput] = Field(
         default_factory=dict, description="Vectors by space name."
     )
 
@@ -136,13 +135,17 @@ def parse_document(body: bytes | dict[str, Any]) -> DocumentIn:
     return parse_model(DocumentIn, body, DOCUMENT_RULES)
 
 
-def _has_nul(value: Any) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
+def _has_nul(*values: str | list[str] | dict[str, Any]) -> bool:
+    """Whether a text, tag list or JSON object holds a NUL, which PostgreSQL refuses."""
+    for value in values:
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, list):
+            if any("\x00" in item for item in value):
+                return True
+        elif value and b"\\u0000" in orjson.dumps(value):
+            return True
     return False
 
 
@@ -155,7 +158,7 @@ def _chunk_error(index: int, chunk_id: str, message: str, **extra: Any) -> BadRe
 def _chunk_vectors(
     index: int, chunk_id: str, chunk: ChunkIn, spaces: dict[str, SpaceInfo], default_space: str
 ) -> dict[str, np.ndarray]:
-    named: dict[str, tuple[str, list[float]]] = {
+    named: dict[str, tuple[str, list[float] | str]] = {
         name: (f"embeddings.{name}", values) for name, values in chunk.embeddings.items()
     }
     if chunk.embedding is not None:
@@ -174,16 +177,17 @@ def _chunk_vectors(
                 index, chunk_id, f"{field}: unknown embedding space {name!r}",
                 field=field, valid_spaces=sorted(spaces),
             )  # fmt: skip
-        if len(values) != space.dims:
-            raise _chunk_error(
-                index, chunk_id,
-                f"{field} has {len(values)} dimensions, expected {space.dims} (space {name!r})",
-                field=field, expected=space.dims, actual=len(values),
-            )  # fmt: skip
         try:
-            vectors[name] = as_vector(values, field)
+            vector = as_vector(values, field)
         except BadRequest as error:
             raise _chunk_error(index, chunk_id, error.message, field=field) from None
+        if len(vector) != space.dims:
+            raise _chunk_error(
+                index, chunk_id,
+                f"{field} has {len(vector)} dimensions, expected {space.dims} (space {name!r})",
+                field=field, expected=space.dims, actual=len(vector),
+            )  # fmt: skip
+        vectors[name] = vector
     return vectors
 
 
@@ -204,7 +208,7 @@ def prepare_document(
             f"chunks: at most {max_chunks} chunks per request (got {len(doc.chunks)})",
             field="chunks",
         )
-    if _has_nul([doc.doc_id, doc.src, doc.title, doc.category or "", doc.tags, doc.metadata]):
+    if _has_nul(doc.doc_id, doc.src, doc.title, doc.category or "", doc.tags, doc.metadata):
         raise BadRequest("document fields must not contain NUL (\\u0000) characters")
     seen: set[str] = set()
     prepared: list[PreparedChunk] = []
@@ -217,7 +221,7 @@ def prepare_document(
         seen.add(chunk_id)
         if not chunk.chunk.strip():
             raise _chunk_error(index, chunk_id, "chunk (the text) must not be empty", field="chunk")
-        if _has_nul([chunk_id, chunk.chunk, chunk.model, chunk.tags, chunk.metadata]):
+        if _has_nul(chunk_id, chunk.chunk, chunk.model, chunk.tags, chunk.metadata):
             raise _chunk_error(index, chunk_id, "fields must not contain NUL (\\u0000) characters")
         if not (math.isfinite(chunk.volume * chunk.confidence)):
             raise _chunk_error(index, chunk_id, "volume * confidence overflows", field="volume")
@@ -310,8 +314,7 @@ async def store_documents(
         counts: dict[str, int] = {}
         for name in sorted({s for c in chunks for s in c.vectors}):
             rows = list(_vector_rows(docs, name))
-            table = sql.Identifier("rag", f"vectors_{spaces[name].id}")
-            statement = sql.SQL(q.copy_vectors).format(table=table)
+            statement = with_table(q.copy_vectors, spaces[name].id)
             await _copy_rows(conn, statement, ("int8", "vector"), rows)
             counts[name] = len(rows)
     return IngestResult(

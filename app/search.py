@@ -20,13 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.errors import BadRequest
 from app.settings import Settings
-from app.validation import as_vector, parse_model
+from app.validation import (
+    FiniteFloat,
+    PositiveFloat,
+    UnitFloat,
+    VectorInput,
+    as_vector,
+    parse_model,
+)
 from app.weights import BlendWeights, blend_weights, space_weights
-
-FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-UnitFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)]
-PositiveFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)]
-Vector_ = Annotated[list[FiniteFloat], Field(min_length=1, max_length=16_000)]
 
 ROW_FIELDS = (
     "chunk_id", "doc_id", "src", "chunk", "model", "score",
@@ -82,10 +84,10 @@ class SearchRequest(BaseModel):
         },
     )
 
-    embedding: Vector_ | None = Field(
+    embedding: VectorInput | None = Field(
         default=None, description="Query vector in the default space (RAG_DEFAULT_SPACE)."
     )
-    embeddings: dict[str, Vector_] | None = Field(
+    embeddings: dict[str, VectorInput] | None = Field(
         default=None, description="Query vectors by space name, instead of or beside embedding."
     )
     k: int | None = Field(default=None, strict=True, ge=1, le=50, description="Rows, 1..50.")
@@ -152,10 +154,20 @@ def parse_search_request(body: bytes | dict[str, Any]) -> SearchRequest:
     return parse_model(SearchRequest, body, SEARCH_RULES)
 
 
+def _query_vector(values: list[float] | str, field: str) -> np.ndarray:
+    if field == "embedding" and isinstance(values, str):
+        try:
+            return as_vector(values, field)
+        except BadRequest:
+            raise BadRequest(EMBEDDING_REQUIRED) from None  # the contract's wording
+    return as_vector(values, field)
+
+
 def _query_vectors(
     request: SearchRequest, default_space: str
 ) -> tuple[list[str], list[np.ndarray]]:
-    named: dict[str, list[float]] = dict(request.embeddings or {})
+    fields = {space: f"embeddings.{space}" for space in request.embeddings or {}}
+    named: dict[str, list[float] | str] = dict(request.embeddings or {})
     if request.embedding is not None:
         if default_space in named:
             raise BadRequest(
@@ -163,19 +175,10 @@ def _query_vectors(
                 field="embedding",
             )
         named = {default_space: request.embedding, **named}
+        fields[default_space] = "embedding"
     if not named:
         raise BadRequest(EMBEDDING_REQUIRED)
-    spaces = list(named)
-    vectors = [
-        as_vector(
-            values,
-            "embedding"
-            if space == default_space and request.embedding is not None
-            else f"embeddings.{space}",
-        )
-        for space, values in named.items()
-    ]
-    return spaces, vectors
+    return list(named), [_query_vector(v, fields[space]) for space, v in named.items()]
 
 
 def _filters(request: SearchRequest) -> dict[str, Any]:

@@ -8,7 +8,7 @@ The whole request applies at once, or not at all when a chunk_id is unknown.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
@@ -16,9 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
-from app.validation import parse_model
-
-FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+from app.validation import FiniteFloat, parse_model
 
 MAX_UPDATES = 10_000
 

@@ -6,15 +6,29 @@ field always gets the same message: the field's path and the rule it breaks.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Discriminator, Field, Tag, ValidationError
 
 from app.errors import BadRequest
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
+UnitFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)]
+PositiveFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)]
+# A vector: a JSON number array, or a base64 string of little-endian float32 values (the
+# form OpenAI's embeddings API returns with encoding_format="base64"), which parses ~20x
+# faster than JSON numbers.
+VectorInput = Annotated[
+    Annotated[list[FiniteFloat], Field(min_length=1, max_length=16_000), Tag("<number[]>")]
+    | Annotated[str, Field(min_length=4, max_length=90_000), Tag("<base64>")],
+    Discriminator(lambda value: "<base64>" if isinstance(value, str) else "<number[]>"),
+]
 
 # A rule message per top-level field: either a fixed string or one built from the path.
 RuleMessages = Mapping[str, str | Callable[[str], str]]
@@ -23,6 +37,8 @@ RuleMessages = Mapping[str, str | Callable[[str], str]]
 def field_path(loc: tuple[str | int, ...]) -> str:
     path = ""
     for part in loc:
+        if isinstance(part, str) and part.startswith("<"):
+            continue  # the branch of a tagged union, such as VectorInput's
         if isinstance(part, int):
             path += f"[{part}]"
         else:
@@ -75,9 +91,24 @@ def parse_model(
         raise bad_request_from(error, rules) from None
 
 
-def as_vector(values: list[float], field: str) -> np.ndarray:
+def _decode_base64(text: str, field: str) -> np.ndarray:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raw = b"-"
+    if not raw or len(raw) % 4:
+        raise BadRequest(
+            f"{field} must be a number[] or base64 of little-endian float32 values", field=field
+        )
+    return np.frombuffer(raw, dtype="<f4").astype(np.float32)
+
+
+def as_vector(values: list[float] | str, field: str) -> np.ndarray:
     """A float32 vector that pgvector and cosine distance accept, or a 400 naming the field."""
-    vector = np.asarray(values, dtype=np.float32)
+    if isinstance(values, str):
+        vector = _decode_base64(values, field)
+    else:
+        vector = np.asarray(values, dtype=np.float32)
     if vector.ndim != 1 or vector.size == 0:
         raise BadRequest(f"{field} must be a non-empty number[]", field=field)
     if not np.isfinite(vector).all():

@@ -123,3 +123,30 @@ def _chunk(body: dict):
 
 def load_sync(url: str, spec: CorpusSpec) -> float:
     return asyncio.run(load(url, spec))
+
+
+def write_jsonl(spec: CorpusSpec, path: str) -> int:
+    """The corpus as a ``ragsearch ingest`` file; returns the number of chunks."""
+    import orjson
+
+    now = datetime.now(UTC)
+    count = 0
+    with open(path, "wb") as out, tqdm(total=spec.n, desc=f"write {path}", unit="chunk") as bar:
+        for body in documents(spec, now):
+            for chunk in body["chunks"]:
+                chunk["created_at"] = chunk["created_at"].isoformat()
+            out.write(orjson.dumps(body, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n")
+            count += len(body["chunks"])
+            bar.update(len(body["chunks"]))
+    return count
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="write a synthetic corpus as JSONL")
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=384)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    print(write_jsonl(CorpusSpec(args.n, args.dims), args.out), "chunks")

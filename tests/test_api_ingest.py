@@ -299,3 +299,38 @@ def test_signals_with_an_unknown_chunk_change_nothing(client, run_id):
 def test_bad_signal_requests(client, body, needle):
     r = client.post("/api/rag/signals", json=body)
     assert r.status_code == 400 and needle in r.json()["error"]
+
+
+def b64(vector: list[float]) -> str:
+    import base64
+
+    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode()
+
+
+def test_vectors_may_be_base64_float32(client, run_id):
+    doc_id = f"{run_id}-b64"
+    body = doc(doc_id, 2)
+    body["chunks"][0]["embedding"] = b64(vec(0))
+    assert client.post("/api/rag/documents", json=body).status_code == 200
+    got = client.get(f"/api/rag/documents/{doc_id}", params={"include_embeddings": "true"}).json()
+    assert got["chunks"][0]["embeddings"]["default"] == pytest.approx(vec(0), abs=1e-6)
+    as_numbers = client.post(
+        "/api/rag/search", json={"embedding": vec(0), "k": 2, "doc_ids": [doc_id]}
+    )
+    as_base64 = client.post(
+        "/api/rag/search", json={"embedding": b64(vec(0)), "k": 2, "doc_ids": [doc_id]}
+    )
+    assert as_base64.json()["rows"] == as_numbers.json()["rows"]
+    bad = doc(doc_id, 1)
+    bad["chunks"][0]["embedding"] = "not base64!"
+    r = client.post("/api/rag/documents", json=bad)
+    assert r.status_code == 400
+    assert (
+        "chunks[0]" in r.json()["error"] and "base64 of little-endian float32" in r.json()["error"]
+    )
+    short = doc(doc_id, 1)
+    short["chunks"][0]["embedding"] = b64(vec(0)[:100])
+    assert (
+        "has 100 dimensions, expected 384"
+        in client.post("/api/rag/documents", json=short).json()["error"]
+    )

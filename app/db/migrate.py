@@ -84,6 +84,14 @@ def ensure_default_space(url: str, settings: Settings) -> None:
             )
 
 
+def ensure_space_indexes(url: str) -> None:
+    """Build any HNSW index an interrupted bulk load left missing."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        for (name,) in conn.execute(queries("spaces").ensure_space_indexes).fetchall():
+            log.warning("rebuilt the missing HNSW index of space %r", name)
+
+
 def prepare_database(url: str, settings: Settings) -> None:
     upgrade(url)
     ensure_default_space(url, settings)
+    ensure_space_indexes(url)

@@ -13,6 +13,8 @@ from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
+from psycopg import sql
+
 _NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
 
 
@@ -64,3 +66,13 @@ class Queries:
 @cache
 def queries(file_stem: str) -> Queries:
     return Queries(read_sql(f"queries/{file_stem}.sql"), f"sql/queries/{file_stem}.sql")
+
+
+def vector_table(space_id: int) -> sql.Identifier:
+    """The table holding a space's vectors (the same rule as ``api.vector_table``)."""
+    return sql.Identifier("rag", f"vectors_{space_id}")
+
+
+def with_table(statement: str, space_id: int) -> sql.Composed:
+    """A named statement whose ``{table}`` is a space's vector table."""
+    return sql.SQL(statement).format(table=vector_table(space_id))  # type: ignore[arg-type]

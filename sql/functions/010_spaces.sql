@@ -38,11 +38,54 @@ BEGIN
     -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
     -- scoring a candidate reads one tuple and never a TOAST chunk.
     EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN', v_table);
-    EXECUTE format(
-        'CREATE INDEX %I ON rag.%I USING hnsw (embedding vector_cosine_ops)
-             WITH (m = %s, ef_construction = %s)',
-        v_table || '_hnsw', v_table, p_hnsw_m, p_hnsw_ef_construction);
+    PERFORM api.create_space_index(v_space.id);
     RETURN v_space;
+END
+$$;
+
+-- The HNSW index of a space (cosine), with the m / ef_construction it was registered with.
+CREATE OR REPLACE FUNCTION api.create_space_index(p_space_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_space rag.spaces;
+BEGIN
+    SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
+    EXECUTE format(
+        'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw (embedding vector_cosine_ops)
+             WITH (m = %s, ef_construction = %s)',
+        api.vector_table(p_space_id) || '_hnsw', api.vector_table(p_space_id),
+        v_space.hnsw_m, v_space.hnsw_ef_construction);
+END
+$$;
+
+-- Bulk loads drop the index first and build it once at the end (much faster than
+-- inserting row by row into the graph).
+CREATE OR REPLACE FUNCTION api.drop_space_index(p_space_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    EXECUTE format('DROP INDEX IF EXISTS rag.%I', api.vector_table(p_space_id) || '_hnsw');
+END
+$$;
+
+-- Rebuild any HNSW index a bulk load left missing (an interrupted load); returns the
+-- names of the spaces whose index was created.
+CREATE OR REPLACE FUNCTION api.ensure_space_indexes()
+RETURNS SETOF text
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_space rag.spaces;
+BEGIN
+    FOR v_space IN SELECT * FROM rag.spaces ORDER BY id LOOP
+        IF to_regclass(format('rag.%I', api.vector_table(v_space.id) || '_hnsw')) IS NULL THEN
+            PERFORM api.create_space_index(v_space.id);
+            RETURN NEXT v_space.name;
+        END IF;
+    END LOOP;
 END
 $$;
 

@@ -6,3 +6,14 @@ ON CONFLICT (singleton) DO UPDATE SET digest = excluded.digest, applied_at = now
 SELECT
     (SELECT version_num FROM alembic_version LIMIT 1) AS revision,
     (SELECT digest FROM rag.installed_functions) AS functions_digest;
+
+-- name: bulk_session_settings
+-- A bulk load builds HNSW indexes: give them memory and a parallel worker.
+SELECT set_config('maintenance_work_mem', %s, false),
+       set_config('max_parallel_maintenance_workers', '1', false);
+
+-- name: vacuum_vectors
+VACUUM (ANALYZE) {table};
+
+-- name: vacuum_chunks
+VACUUM (ANALYZE) rag.chunks;

@@ -13,3 +13,21 @@ SELECT api.drop_space(%s);
 
 -- name: space_stats
 SELECT name, dims, model, description, vectors FROM api.space_stats();
+
+-- name: space_vector_count
+SELECT s.id, s.name, c.reltuples::bigint
+FROM rag.spaces s
+JOIN pg_class c ON c.oid = format('rag.%I', api.vector_table(s.id))::regclass
+ORDER BY s.id;
+
+-- name: drop_space_index
+SELECT api.drop_space_index(%s);
+
+-- name: create_space_index
+SELECT api.create_space_index(%s);
+
+-- name: ensure_space_indexes
+SELECT api.ensure_space_indexes();
+
+-- name: index_build_progress
+SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index WHERE pid = %s;
