@@ -24,6 +24,16 @@ WEIGHT_MIXES = [
     (0.0, 0.0, 1.0), (0.34, 0.33, 0.33), (0.0, 0.5, 0.5), (0.1, 0.9, 0.0),
 ]  # fmt: skip
 RECENCY = [("inverse", 1.0), ("exponential", 30.0), ("gaussian", 90.0), ("linear", 200.0)]
+# "threshold": over the HNSW indexes, whose answers are exact for a few thousand rows at
+# ef_search 1000, so the rows must be exactly brute force's.
+# "threshold-exact-streams": the same algorithm with the HNSW indexes dropped (inside a
+# transaction that is rolled back), so each semantic stream is an exact ordered scan: the
+# bounds, the region and the deepening are checked on their own, at the default ef_search.
+STRATEGIES = {
+    "scan": {"strategy": "scan"},
+    "threshold": {"strategy": "threshold", "ef_search": 1000},
+    "threshold-exact-streams": {"strategy": "threshold"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -64,71 +74,91 @@ def _filters(chunks: list) -> list[dict]:
     ]
 
 
+@pytest.fixture(params=list(STRATEGIES))
+def strategy(request):
+    return request.param
+
+
+def topk(conn, strategy, *args, options=None, **kwargs):
+    options = {**STRATEGIES[strategy], **(options or {})}
+    if strategy == "threshold-exact-streams":
+        with conn.transaction(force_rollback=True):
+            hnsw = "SELECT indexname FROM pg_indexes WHERE indexname LIKE 'vectors_%_hnsw'"
+            for (index,) in conn.execute(hnsw).fetchall():
+                conn.execute(f"DROP INDEX rag.{index}")
+            result = call_topk(conn, *args, options=options, **kwargs)
+    else:
+        result = call_topk(conn, *args, options=options, **kwargs)
+    assert result["meta"]["strategy"] == options["strategy"], result["meta"]
+    assert result["meta"]["exact"] is True
+    return result
+
+
 @pytest.mark.parametrize("weights", WEIGHT_MIXES)
-def test_every_weight_mix_matches_brute_force(corpus, conn, weights):
+def test_every_weight_mix_matches_brute_force(corpus, conn, strategy, weights):
     rng = np.random.default_rng(hash(weights) % 2**32)
     for query in _queries(rng, 3):
         for spaces in (["prose"], ["code"], ["prose", "code"]):
             q = {s: query[s] for s in spaces}
             sw = {s: w for s, w in zip(spaces, rng.dirichlet(np.ones(len(spaces))), strict=True)}
             for k in (1, 10, 50):
-                result = call_topk(conn, q, sw, weights, k)
+                result = topk(conn, strategy, q, sw, weights, k)
                 assert_exact_topk(result["rows"], brute_force(corpus, q, sw, weights), k)
 
 
 @pytest.mark.parametrize("filter_index", range(6))
-def test_filters_match_brute_force(corpus, conn, filter_index):
+def test_filters_match_brute_force(corpus, conn, strategy, filter_index):
     filters = _filters(corpus)[filter_index]
     rng = np.random.default_rng(filter_index)
     for weights in WEIGHT_MIXES[:5]:
         query = _queries(rng, 1)[0]
         sw = {"prose": 0.7, "code": 0.3}
-        result = call_topk(conn, query, sw, weights, 10, filters=filters)
+        result = topk(conn, strategy, query, sw, weights, 10, filters=filters)
         expected = brute_force(corpus, query, sw, weights, filters=filters)
         assert_exact_topk(result["rows"], expected, 10)
 
 
 @pytest.mark.parametrize(("function", "scale"), RECENCY)
-def test_recency_functions_match_brute_force(corpus, conn, function, scale):
+def test_recency_functions_match_brute_force(corpus, conn, strategy, function, scale):
     rng = np.random.default_rng(11)
     query = {"prose": _queries(rng, 1)[0]["prose"]}
     for weights in [(0.5, 0.5, 0.0), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0)]:
-        result = call_topk(
-            conn, query, {"prose": 1.0}, weights, 20,
+        result = topk(
+            conn, strategy, query, {"prose": 1.0}, weights, 20,
             options={"recency": {"function": function, "scale_days": scale}},
         )  # fmt: skip
         expected = brute_force(corpus, query, {"prose": 1.0}, weights, recency_fn=(function, scale))
         assert_exact_topk(result["rows"], expected, 20)
 
 
-def test_min_score_drops_rows_below_it(corpus, conn):
+def test_min_score_drops_rows_below_it(corpus, conn, strategy):
     rng = np.random.default_rng(3)
     query = {"prose": _queries(rng, 1)[0]["prose"]}
     weights = (0.5, 0.3, 0.2)
     scores = brute_force(corpus, query, {"prose": 1.0}, weights)
     cut = sorted(scores.values(), reverse=True)[6]
-    result = call_topk(conn, query, {"prose": 1.0}, weights, 50, options={"min_score": cut})
+    result = topk(conn, strategy, query, {"prose": 1.0}, weights, 50, options={"min_score": cut})
     assert_exact_topk(
         result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights, min_score=cut), 50
     )
     assert len(result["rows"]) == 7
 
 
-def test_ties_are_broken_by_chunk_id(corpus, conn):
+def test_ties_are_broken_by_chunk_id(corpus, conn, strategy):
     # Signal only: many chunks share signal 1.0 exactly, so chunk_id decides.
     query = {"prose": np.ones(SPACES["prose"], dtype=np.float32)}
-    result = call_topk(conn, query, {"prose": 1.0}, (0.0, 0.0, 1.0), 25)
+    result = topk(conn, strategy, query, {"prose": 1.0}, (0.0, 0.0, 1.0), 25)
     tied = sorted(c.chunk_id for c in corpus if c.signal == 1.0)
     assert len(tied) > 25
     assert [row["chunk_id"] for row in result["rows"]] == tied[:25]
 
 
-def test_chunks_without_a_vector_still_rank_by_recency_and_signal(corpus, conn):
+def test_chunks_without_a_vector_still_rank_by_recency_and_signal(corpus, conn, strategy):
     # A chunk with no vector in the query space scores 0 for that space, and is eligible.
     no_code = [c for c in corpus if "code" not in c.vectors]
     assert no_code
     query = {"code": np.ones(SPACES["code"], dtype=np.float32)}
-    result = call_topk(conn, query, {"code": 1.0}, (0.2, 0.4, 0.4), 50)
+    result = topk(conn, strategy, query, {"code": 1.0}, (0.2, 0.4, 0.4), 50)
     returned = {row["chunk_id"] for row in result["rows"]}
     expected = brute_force(corpus, query, {"code": 1.0}, (0.2, 0.4, 0.4))
     assert_exact_topk(result["rows"], expected, 50)
@@ -156,3 +186,33 @@ def test_rows_report_their_components(corpus, conn):
             cos = prose @ q / np.linalg.norm(prose) / np.linalg.norm(q)
             assert row["cos_dist"] == pytest.approx(1 - cos, abs=1e-5)
             assert row["l2_dist"] == pytest.approx(float(np.linalg.norm(prose - q)), abs=1e-4)
+
+
+def test_threshold_reads_far_fewer_chunks_than_a_scan(corpus, conn):
+    rng = np.random.default_rng(21)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    for weights in [(0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.0, 1.0, 0.0)]:
+        meta = topk(conn, "threshold-exact-streams", query, {"prose": 1.0}, weights, 10)["meta"]
+        assert meta["fell_back"] is False
+        assert meta["candidates_scanned"] < len(corpus) / 4, (weights, meta)
+
+
+def test_a_bound_that_cannot_close_falls_back_to_the_scan_and_says_so(corpus, conn):
+    rng = np.random.default_rng(22)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    weights = (0.5, 0.3, 0.2)
+    result = call_topk(
+        conn, query, {"prose": 1.0}, weights, 10,
+        options={"strategy": "threshold", "region_budget": 0, "max_depth": 40},
+    )  # fmt: skip
+    meta = result["meta"]
+    assert meta["strategy"] == "scan" and meta["fell_back"] is True and meta["exact"] is True
+    assert_exact_topk(result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights), 10)
+
+
+def test_exact_option_forces_the_scan(corpus, conn):
+    rng = np.random.default_rng(23)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    result = call_topk(conn, query, {"prose": 1.0}, (0.8, 0.1, 0.1), 10, options={"exact": True})
+    assert result["meta"]["strategy"] == "scan"
+    assert result["meta"]["candidates_scanned"] == len(corpus)

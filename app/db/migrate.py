@@ -49,6 +49,9 @@ def upgrade(url: str) -> None:
 
 def apply_functions(conn: Any) -> None:
     """Run every sql/functions file on a DB-API connection (inside its transaction)."""
+    # Load pgvector's library first, so that its settings (hnsw.*) named in function
+    # definitions are known and checked.
+    conn.execute(queries("meta").load_vector_library)
     for _name, text in function_scripts():
         conn.execute(text)
     conn.execute(queries("meta").record_functions, (functions_digest(),))

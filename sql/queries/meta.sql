@@ -17,3 +17,6 @@ VACUUM (ANALYZE) {table};
 
 -- name: vacuum_chunks
 VACUUM (ANALYZE) rag.chunks;
+
+-- name: load_vector_library
+SELECT '[1]'::vector;
