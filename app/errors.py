@@ -26,7 +26,7 @@ class RagError(Exception):
 
     status = 500
 
-    def __init__(self, message: str, **extra: Any) -> None:
+    def __init__(self, message: str, /, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
         self.extra = extra
@@ -79,7 +79,7 @@ class Unavailable(RagError):
 
     status = 503
 
-    def __init__(self, message: str, retry_after: int = 1, **extra: Any) -> None:
+    def __init__(self, message: str, /, retry_after: int = 1, **extra: Any) -> None:
         super().__init__(message, **extra)
         self.retry_after = retry_after
 

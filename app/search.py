@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Any, Literal
 
 import numpy as np
 from pgvector import Vector
@@ -18,7 +18,9 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.db.sqlfiles import queries
 from app.errors import BadRequest
+from app.filters import FILTER_RULES, FilterFields, utc
 from app.settings import Settings
 from app.validation import (
     FiniteFloat,
@@ -36,12 +38,6 @@ ROW_FIELDS = (
 )  # fmt: skip
 
 EMBEDDING_REQUIRED = "embedding (number[]) required"
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    if value is not None and value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value
 
 
 class Recency(BaseModel):
@@ -74,7 +70,7 @@ class Recency(BaseModel):
         return float(self.scale_days or 1.0)
 
 
-class SearchRequest(BaseModel):
+class SearchRequest(FilterFields):
     """Body of ``POST /api/rag/search``."""
 
     model_config = ConfigDict(
@@ -100,23 +96,18 @@ class SearchRequest(BaseModel):
         default=None, description="Weight per query space; normalised; equal when omitted."
     )
     recency: Recency | None = None
-    doc_ids: list[Annotated[str, Field(min_length=1)]] | None = Field(
-        default=None, max_length=10_000, description="Only chunks of these documents."
-    )
-    src_prefix: str | None = Field(
-        default=None, min_length=1, description="Only chunks whose src starts with this."
-    )
-    tags_any: list[str] | None = Field(
-        default=None, max_length=1000, description="Only chunks with at least one of these tags."
-    )
-    created_after: datetime | None = Field(default=None, description="created_at >= this.")
-    created_before: datetime | None = Field(default=None, description="created_at < this.")
     min_score: FiniteFloat | None = Field(default=None, description="Drop rows scoring less.")
     as_of: datetime | None = Field(
         default=None, description="Measure ages from this instant instead of now."
     )
+    exact: bool = Field(
+        default=False,
+        strict=True,
+        description="Score every chunk that passes the filters (the full scan) instead of "
+        "the threshold algorithm, whose semantic part trusts the HNSW index.",
+    )
 
-    _utc_times = field_validator("created_after", "created_before", "as_of")(_utc)
+    _utc_as_of = field_validator("as_of")(utc)
 
 
 SEARCH_RULES = {
@@ -127,13 +118,10 @@ SEARCH_RULES = {
     "w_sig": "w_sig must be a finite number in [0,1]",
     "embeddings": lambda path: f"{path} must be a non-empty number[] keyed by space name",
     "space_weights": lambda path: f"{path} must be a finite number >= 0",
-    "doc_ids": "doc_ids must be an array of non-empty strings",
-    "tags_any": "tags_any must be an array of strings",
-    "src_prefix": "src_prefix must be a non-empty string",
-    "created_after": "created_after must be an ISO 8601 timestamp",
-    "created_before": "created_before must be an ISO 8601 timestamp",
+    **FILTER_RULES,
     "as_of": "as_of must be an ISO 8601 timestamp",
     "min_score": "min_score must be a finite number",
+    "exact": "exact must be true or false",
 }
 
 
@@ -181,25 +169,12 @@ def _query_vectors(
     return list(named), [_query_vector(v, fields[space]) for space, v in named.items()]
 
 
-def _filters(request: SearchRequest) -> dict[str, Any]:
-    filters: dict[str, Any] = {}
-    if request.doc_ids is not None:
-        filters["doc_ids"] = request.doc_ids
-    if request.src_prefix is not None:
-        filters["src_prefix"] = request.src_prefix
-    if request.tags_any is not None:
-        filters["tags_any"] = request.tags_any
-    if request.created_after is not None:
-        filters["created_after"] = request.created_after.isoformat()
-    if request.created_before is not None:
-        filters["created_before"] = request.created_before.isoformat()
-    return filters
-
-
-def _options(request: SearchRequest) -> dict[str, Any]:
+def _options(request: SearchRequest, settings: Settings) -> dict[str, Any]:
     recency = request.recency or Recency()
     options: dict[str, Any] = {
-        "recency": {"function": recency.function, "scale_days": recency.scale()}
+        "recency": {"function": recency.function, "scale_days": recency.scale()},
+        "ef_search": settings.hnsw_ef_search,
+        "exact": request.exact,
     }
     if request.min_score is not None:
         options["min_score"] = request.min_score
@@ -224,8 +199,8 @@ def build_query(request: SearchRequest, settings: Settings) -> SearchQuery:
         spaces=spaces,
         vectors=vectors,
         space_weights=space_weights(spaces, request.space_weights),
-        filters=_filters(request),
-        options=_options(request),
+        filters=request.filters(),
+        options=_options(request, settings),
     )
 
 
@@ -235,7 +210,7 @@ TOPK_SQL = "SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s)"
 async def run_topk(conn: AsyncConnection, query: SearchQuery) -> dict[str, Any]:
     """One call of the ranking function; returns its ``{"rows", "meta"}`` document."""
     cursor = await conn.execute(
-        TOPK_SQL,
+        queries("search").topk_weighted,
         (
             [Vector(v) for v in query.vectors],
             query.spaces,
@@ -269,6 +244,7 @@ def search_response(query: SearchQuery, result: dict[str, Any], started: float) 
         "query_metadata": {
             "strategy": meta["strategy"],
             "exact": meta["exact"],
+            "fell_back_to_scan": meta["fell_back"],
             "candidates_scanned": meta["candidates_scanned"],
             "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
             "sql_time_ms": meta["search_time_ms"],

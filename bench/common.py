@@ -20,7 +20,7 @@ import psycopg
 from app.db.embedded import EmbeddedPostgres
 from app.db.migrate import prepare_database
 from app.settings import Settings
-from bench.corpus import CorpusSpec, load_sync
+from bench.corpus import CorpusSpec, write_jsonl
 
 BENCH_DIR = Path(__file__).resolve().parent
 DATA_DIR = BENCH_DIR / "data"
@@ -54,8 +54,32 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path="/" + name))
 
 
-def corpus_database(admin_url: str, spec: CorpusSpec) -> str:
-    """A database holding ``spec``'s corpus, built once and reused by later runs."""
+def corpus_file(spec: CorpusSpec, vector_format: str = "json") -> Path:
+    path = DATA_DIR / f"{spec.name}.{vector_format}.jsonl"
+    if not path.exists():
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        write_jsonl(spec, str(path), vector_format)
+    return path
+
+
+def ingest(url: str, path: Path, dims: int) -> tuple[float, str]:
+    """Run ``ragsearch ingest`` on a file; (seconds, its summary line)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+    environment.update(
+        {"DATABASE_URL": url, "RAG_DEFAULT_DIMS": str(dims),
+         "RAG_PG_MAINTENANCE_WORK_MEM": bench_settings().pg_maintenance_work_mem}
+    )  # fmt: skip
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "ingest", str(path)],
+        env=environment, stdout=subprocess.PIPE, text=True, check=True,
+    )  # fmt: skip
+    return time.perf_counter() - started, done.stdout.strip().splitlines()[-1]
+
+
+def corpus_database(admin_url: str, spec: CorpusSpec, vector_format: str = "json") -> str:
+    """A database holding ``spec``'s corpus, built once through ``ragsearch ingest`` and
+    reused by later runs."""
     url = with_database(admin_url, spec.name)
     with psycopg.connect(admin_url, autocommit=True) as conn:
         exists = conn.execute(
@@ -65,17 +89,13 @@ def corpus_database(admin_url: str, spec: CorpusSpec) -> str:
             with psycopg.connect(url) as db:
                 row = db.execute("SELECT count(*) FROM rag.chunks").fetchone()
                 if row and row[0] == spec.n:
-                    print(f"reusing database {spec.name} ({spec.n} chunks)")
+                    print(f"reusing database {spec.name} ({spec.n:,} chunks)")
                     return url
             conn.execute(f'DROP DATABASE "{spec.name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{spec.name}"')
-    settings = bench_settings().model_copy(update={"default_dims": spec.dims})
-    prepare_database(url, settings)
-    started = time.perf_counter()
-    rate = load_sync(url, spec)
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute("VACUUM ANALYZE")
-    print(f"built {spec.name} in {time.perf_counter() - started:.1f} s ({rate:,.0f} chunks/s)")
+    prepare_database(url, bench_settings().model_copy(update={"default_dims": spec.dims}))
+    seconds, summary = ingest(url, corpus_file(spec, vector_format), spec.dims)
+    print(f"built {spec.name} in {seconds:.1f} s: {summary}")
     return url
 
 

@@ -10,6 +10,7 @@ import time
 import httpx
 import psycopg
 import pytest
+
 from conftest import READ_KEY, WRITE_KEY, start_service, with_database
 
 DOC = {"doc_id": "acc-1", "chunks": [{"chunk": "hello", "embedding": [0.1] * 384}]}

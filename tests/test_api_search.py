@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
+
 from helpers import AS_OF, assert_exact_topk, brute_force, random_corpus
 
 DIMS = 384
@@ -239,3 +240,62 @@ def test_malformed_bodies_get_a_400_not_a_stack_trace(client, corpus, raw, needl
     r = client.post("/api/rag/search", content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 400
     assert needle in r.json()["error"]
+
+
+def test_single_space_search_against_brute_force(client, corpus):
+    q = np.asarray(query_vector(7), dtype=np.float32)
+    body = {"query_embedding": q.tolist(), "top_k": 10, "exact": True,
+            "src_prefix": corpus["prefix"]}  # fmt: skip
+    r = client.post("/api/rag/search/space/default", json=body)
+    assert r.status_code == 200
+    results = r.json()["results"]
+    sims = {
+        c.chunk_id: float(q @ c.vectors["default"])
+        for c in corpus["chunks"]
+        if "default" in c.vectors
+    }
+    expected = sorted(sims, key=lambda cid: -sims[cid])[:10]
+    assert [row["chunk_id"] for row in results] == expected
+    for row in results:
+        assert row["similarity"] == pytest.approx(sims[row["chunk_id"]], abs=1e-5)
+    assert r.json()["query_metadata"]["strategy"] == "scan"
+    ann = client.post("/api/rag/search/space/default", json={**body, "exact": False}).json()
+    assert ann["query_metadata"]["strategy"] == "hnsw"
+    assert len({row["chunk_id"] for row in ann["results"]} & set(expected)) >= 8
+    cut = (sims[expected[4]] + sims[expected[5]]) / 2
+    floor = client.post(
+        "/api/rag/search/space/default", json={**body, "min_similarity": cut}
+    ).json()
+    assert [row["chunk_id"] for row in floor["results"]] == expected[:5]
+
+
+def test_single_space_search_errors(client, corpus):
+    r = client.post("/api/rag/search/space/default", json={"query_embedding": [0.1, 0.2]})
+    assert r.status_code == 400
+    assert r.json()["error"] == "query_dimension_mismatch"
+    assert (r.json()["expected"], r.json()["actual"]) == (DIMS, 2)
+    r = client.post("/api/rag/search/space/nope", json={"query_embedding": [0.1, 0.2]})
+    assert r.status_code == 400
+    assert r.json()["error"] == "invalid_space"
+    assert "default" in r.json()["valid_spaces"] and "aux" in r.json()["valid_spaces"]
+    for body, needle in [
+        ({}, "query_embedding is required"),
+        ({"query_embedding": ["x"]}, "query_embedding (number[]) required"),
+        ({"query_embedding": query_vector(), "top_k": 0}, "top_k must be 1..50"),
+        ({"query_embedding": query_vector(), "min_similarity": 2}, "min_similarity must be"),
+    ]:
+        r = client.post("/api/rag/search/space/default", json=body)
+        assert r.status_code == 400 and needle in r.json()["error"], (body, r.text)
+
+
+def test_exact_option_and_query_metadata(client, corpus):
+    body = {"embedding": query_vector(8), "k": 5, "src_prefix": corpus["prefix"]}
+    exact = client.post("/api/rag/search", json={**body, "exact": True}).json()
+    meta = exact["query_metadata"]
+    assert meta["strategy"] == "scan" and meta["exact"] is True
+    assert meta["candidates_scanned"] == len(corpus["chunks"])
+    assert meta["search_time_ms"] > 0 and meta["fell_back_to_scan"] is False
+    default = client.post("/api/rag/search", json=body).json()
+    assert [r["chunk_id"] for r in default["rows"]] == [r["chunk_id"] for r in exact["rows"]]
+    r = client.post("/api/rag/search", json={**body, "exact": "yes"})
+    assert r.status_code == 400 and r.json()["error"] == "exact must be true or false"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+
 from conftest import start_service
 
 

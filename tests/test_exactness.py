@@ -8,6 +8,7 @@ from datetime import timedelta
 import numpy as np
 import psycopg
 import pytest
+
 from helpers import (
     AS_OF,
     assert_exact_topk,
@@ -203,7 +204,7 @@ def test_a_bound_that_cannot_close_falls_back_to_the_scan_and_says_so(corpus, co
     weights = (0.5, 0.3, 0.2)
     result = call_topk(
         conn, query, {"prose": 1.0}, weights, 10,
-        options={"strategy": "threshold", "region_budget": 0, "max_depth": 40},
+        options={"strategy": "threshold", "region_budget": 0, "max_depth": 40, "region_limit": 0},
     )  # fmt: skip
     meta = result["meta"]
     assert meta["strategy"] == "scan" and meta["fell_back"] is True and meta["exact"] is True

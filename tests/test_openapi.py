@@ -7,7 +7,7 @@ import httpx
 EXPECTED_PATHS = {
     "/api/rag/search", "/api/rag/documents", "/api/rag/documents/{doc_id}", "/api/rag/spaces",
     "/api/rag/spaces/{name}", "/api/rag/stats", "/api/rag/signals", "/api/rag/examples",
-    "/healthz", "/readyz",
+    "/api/rag/search/space/{space}", "/healthz", "/readyz",
 }  # fmt: skip
 
 
@@ -38,5 +38,9 @@ def test_request_examples_work_as_given(service, client):
     found = client.post("/api/rag/search", json=example("post", "/api/rag/search"))
     assert found.status_code == 200
     assert "doc-123-chunk-0" in [row["chunk_id"] for row in found.json()["rows"]]
+    nearest = client.post(
+        "/api/rag/search/space/default", json=example("post", "/api/rag/search/space/{space}")
+    )
+    assert nearest.status_code == 200 and nearest.json()["results"]
     space = client.post("/api/rag/spaces", json=example("post", "/api/rag/spaces"))
     assert space.status_code in (201, 409)

@@ -28,6 +28,7 @@ from app.ingest import DocumentIn
 from app.search import SearchRequest
 from app.settings import Settings, get_settings
 from app.signals import SignalsIn
+from app.space_search import SpaceSearchRequest
 from app.spaces import SpaceIn
 from app.validation import field_path
 
@@ -114,7 +115,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (search, documents, spaces, signals, examples, health):
         app.include_router(module.router)
     install_openapi(
-        app, [SearchRequest, DocumentIn, SpaceIn, SignalsIn], request_examples(settings)
+        app,
+        [SearchRequest, SpaceSearchRequest, DocumentIn, SpaceIn, SignalsIn],
+        request_examples(settings),
     )
     _mount_web_page(app)
     return app

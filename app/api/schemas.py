@@ -48,6 +48,9 @@ class SearchRow(BaseModel):
 class QueryMetadata(BaseModel):
     strategy: str = Field(description="How the top-k was found: scan or threshold.")
     exact: bool = Field(description="True when the rows are the exact top-k.")
+    fell_back_to_scan: bool = Field(
+        description="The threshold bound did not close within its budget, so it scanned."
+    )
     candidates_scanned: int
     search_time_ms: float
     sql_time_ms: float
@@ -90,6 +93,7 @@ def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
             ],
         },
         ("post", "/api/rag/spaces"): {"name": "code", "dims": 768, "model": "code-embedder"},
+        ("post", "/api/rag/search/space/{space}"): {"query_embedding": vector, "top_k": 5},
         ("post", "/api/rag/signals"): {
             "updates": [{"chunk_id": "doc-123-chunk-0", "add_volume": 1}]
         },

@@ -3,23 +3,23 @@
 --   score = w_cos * sem + w_rec * rec + w_sig * sig
 --   sem   = sum over query spaces s of space_weight_s * (1 - cos_dist_s)
 --           (a chunk with no vector in a space contributes 0 for that space)
---   rec   = api.recency(days_old, function, scale)
+--   rec   = recency of days_old (api.recency_sql)
 --   sig   = rag.chunks.signal
 --
 -- Ties are broken by chunk_id. The caller passes weights already normalised.
 --
 -- Two strategies find the top-k (api.rag_topk_weighted picks one):
---   scan       score every chunk that passes the filters (exact, cost ~ filtered rows);
+--   scan       score every chunk that passes the filters (exact; cost ~ filtered rows);
 --   threshold  read each component in descending order from an index and stop as soon
---              as no unseen chunk can reach the k-th score (Fagin's threshold algorithm,
---              see api.topk_threshold).
+--              as no unread chunk can reach the k-th score (Fagin's threshold
+--              algorithm; see api.topk_threshold).
 --
 -- The statements built here share one parameter list (EXECUTE ... USING):
 --   $1 query vectors (vector[], one per space, in p_spaces order)
---   $2 request arguments (jsonb): now (epoch seconds), doc_ids, src_like, tags_any,
---      tags_all, created_after, created_before, min_score
---   $3 chunk ids (bigint[]) to score
---   $4 region bounds (float8[]): min created_at (epoch), min signal, min static score
+--   $2 request arguments (jsonb): doc_ids, src_like, tags_any, tags_all, created_after,
+--      created_before, min_score
+--   $3 chunk ids (bigint[])      $4 their chunk_ids (text[])   $5 their scores (float8[])
+--   $6 region boxes (box[])      $7 sigma (float8)
 
 CREATE OR REPLACE FUNCTION api.jsonb_text_array(p_value jsonb)
 RETURNS text[]
@@ -36,8 +36,10 @@ CREATE OR REPLACE FUNCTION api.search_sql(
     p_w_sig float8,
     p_filters jsonb,
     p_options jsonb,
+    p_now float8,
     OUT joins text,        -- LEFT JOIN of each query space's vector table (v1, v2, ...)
     OUT sem text,          -- the semantic part, over those joins
+    OUT days text,         -- days_old of c
     OUT rec text,          -- recency of c
     OUT stat text,         -- w_rec * rec + w_sig * sig: the part no vector is needed for
     OUT score text,        -- the whole score
@@ -97,8 +99,8 @@ BEGIN
     IF NOT rec_scale > 0 OR rec_scale = 'Infinity' THEN
         PERFORM api.raise_bad_argument('recency scale must be a finite number > 0');
     END IF;
-    rec := format('api.recency(api.days_old(c.created_at, ($2->>''now'')::float8), %L, %s)',
-                  rec_function, rec_scale);
+    days := api.days_old_sql(p_now);
+    rec := api.recency_sql(rec_function, rec_scale, days);
     stat := format('(%s * %s + %s * c.signal)',
                    p_w_rec, CASE WHEN p_w_rec = 0 THEN '0' ELSE rec END, p_w_sig);
     score := format('(%s * (%s) + %s)',
@@ -129,228 +131,21 @@ $$;
 -- The arguments ($2) of every statement of one request.
 CREATE OR REPLACE FUNCTION api.search_args(p_filters jsonb, p_options jsonb)
 RETURNS jsonb
-LANGUAGE sql STABLE
+LANGUAGE sql IMMUTABLE
 AS $$
     SELECT coalesce(p_filters, '{}') || jsonb_build_object(
-        'now', date_part('epoch', coalesce((p_options ->> 'as_of')::timestamptz, now())),
         'src_like', replace(replace(replace(p_filters ->> 'src_prefix', '\', '\\'),
                                     '%', '\%'), '_', '\_') || '%',
         'min_score', (p_options ->> 'min_score')::float8)
 $$;
 
--- Score the chunks with the given ids: parallel arrays of id, chunk_id and score.
-CREATE OR REPLACE FUNCTION api.score_ids(
-    p_sql record, p_vectors vector[], p_args jsonb, p_ids bigint[],
-    OUT ids bigint[], OUT chunk_ids text[], OUT scores float8[]
-)
-LANGUAGE plpgsql STABLE
-AS $$
-BEGIN
-    EXECUTE format(
-        'SELECT coalesce(array_agg(c.id), ''{}''), coalesce(array_agg(c.chunk_id), ''{}''),
-                coalesce(array_agg(%s), ''{}'')
-         FROM rag.chunks c %s WHERE c.id = ANY($3)',
-        p_sql.score, p_sql.joins)
-    INTO ids, chunk_ids, scores
-    USING p_vectors, p_args, p_ids;
-END
-$$;
-
--- The k best of scored candidates (score DESC, chunk_id ASC), dropping any below min_score.
-CREATE OR REPLACE FUNCTION api.best_k(
-    p_ids bigint[], p_chunk_ids text[], p_scores float8[], p_k integer, p_min_score float8
-) RETURNS bigint[]
-LANGUAGE sql IMMUTABLE
-AS $$
-    SELECT coalesce(array_agg(id ORDER BY score DESC, chunk_id), '{}')
-    FROM (SELECT id, chunk_id, score
-          FROM unnest(p_ids, p_chunk_ids, p_scores) AS u(id, chunk_id, score)
-          WHERE p_min_score IS NULL OR score >= p_min_score
-          ORDER BY score DESC, chunk_id
-          LIMIT p_k) best
-$$;
-
--- Strategy "scan": score every chunk that passes the filters.
-CREATE OR REPLACE FUNCTION api.topk_scan(
-    p_sql record, p_vectors vector[], p_args jsonb, p_k integer, p_w_cos float8,
-    OUT ids bigint[], OUT candidates bigint
-)
-LANGUAGE plpgsql STABLE
+-- A query returning the response rows (jsonb array, best first, every component) for
+-- the chunk ids of p_best (a relation with a column "id", aliased b).
+CREATE OR REPLACE FUNCTION api.rows_sql(p_sql record, p_best text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
 AS $$
 DECLARE
-    v_where text := p_sql.filter;
-BEGIN
-    IF p_args ->> 'min_score' IS NOT NULL THEN
-        v_where := v_where || format(' AND %s >= ($2->>''min_score'')::float8', p_sql.score);
-    END IF;
-    EXECUTE format(
-        'SELECT coalesce(array_agg(id ORDER BY score DESC, chunk_id), ''{}'') FROM (
-             SELECT c.id, c.chunk_id, %s AS score FROM rag.chunks c %s WHERE %s
-             ORDER BY score DESC, c.chunk_id LIMIT %s) top',
-        p_sql.score, CASE WHEN p_w_cos = 0 THEN '' ELSE p_sql.joins END, v_where, p_k)
-    INTO ids
-    USING p_vectors, p_args;
-    EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s', p_sql.filter)
-    INTO candidates
-    USING p_vectors, p_args;
-END
-$$;
-
--- Strategy "threshold": exact top-k without scoring every chunk.
---
--- Every component is bounded (sem <= 1 per space, rec and sig in [0, 1]), so:
---   1. each query space is read nearest-first from its HNSW index (iterative scan,
---      strict order, filters applied) to depth D; a chunk not read in space s has a
---      similarity of at most sim_bound_s = 1 - (distance of the D-th read);
---   2. the newest and the highest-signal chunks are read from their B-trees (seeds);
---   3. everything read is scored in full; theta = the k-th best score;
---   4. an unread chunk scores at most  w_cos * sum_s w_s * sim_bound_s + stat(c),  so
---      it can only reach theta when stat(c) >= sigma = theta - w_cos * sum_s w_s * sim_bound_s:
---      that "region" is read through the B-trees on created_at and signal (a date range
---      and a signal range, then the exact condition) and scored;
---   5. the k best of everything scored are the top-k.
--- When the region is larger than p_region_budget, the semantic depth grows (x4) to
--- tighten the bound, up to p_max_depth; past that the function reports failure and the
--- caller scans. The result is exact with respect to the HNSW index (which may, rarely,
--- miss a near neighbour); strategy "scan" is exact outright.
-CREATE OR REPLACE FUNCTION api.topk_threshold(
-    p_sql record, p_vectors vector[], p_space_weights float8[], p_args jsonb, p_k integer,
-    p_w_cos float8, p_w_rec float8, p_w_sig float8,
-    p_depth integer, p_max_depth integer, p_region_budget integer,
-    OUT ids bigint[], OUT candidates bigint, OUT closed boolean, OUT depth integer
-)
-LANGUAGE plpgsql STABLE
-AS $$
-DECLARE
-    v_now float8 := (p_args ->> 'now')::float8;
-    v_min_score float8 := (p_args ->> 'min_score')::float8;
-    v_stream_from text;
-    v_ids bigint[] := '{}';
-    v_chunk_ids text[] := '{}';
-    v_scores float8[] := '{}';
-    v_new bigint[];
-    v_read bigint[];
-    v_far float8;
-    v_sem_bound float8;
-    v_theta float8;
-    v_sigma float8;
-    v_rec_min float8;
-    v_days float8;
-    v_bounds float8[];
-    v_region bigint[];
-    v_scored record;
-BEGIN
-    v_stream_from := CASE WHEN p_sql.filter = 'true' THEN ''
-                          ELSE format(' JOIN rag.chunks c ON c.id = v.chunk_pk WHERE %s',
-                                      p_sql.filter) END;
-    -- Seeds: the k newest and the k highest-signal chunks that pass the filters.
-    IF p_w_rec > 0 THEN
-        EXECUTE format('SELECT array_agg(id) FROM (SELECT c.id FROM rag.chunks c WHERE %s
-                        ORDER BY c.created_at DESC LIMIT %s) s', p_sql.filter, p_k)
-        INTO v_read USING p_vectors, p_args;
-        v_new := coalesce(v_read, '{}');
-    END IF;
-    IF p_w_sig > 0 THEN
-        EXECUTE format('SELECT array_agg(id) FROM (SELECT c.id FROM rag.chunks c WHERE %s
-                        ORDER BY c.signal DESC LIMIT %s) s', p_sql.filter, p_k)
-        INTO v_read USING p_vectors, p_args;
-        v_new := coalesce(v_new, '{}') || coalesce(v_read, '{}');
-    END IF;
-    v_new := coalesce(v_new, '{}');
-    depth := p_depth;
-    LOOP
-        -- 1. Semantic streams, nearest first, to the current depth.
-        v_sem_bound := 0;
-        IF p_w_cos > 0 THEN
-            FOR i IN 1 .. coalesce(array_length(p_sql.tables, 1), 0) LOOP
-                CONTINUE WHEN p_space_weights[i] = 0;
-                EXECUTE format(
-                    'SELECT array_agg(chunk_pk), max(d) FROM (
-                         SELECT v.chunk_pk, v.embedding <=> $1[%s] AS d FROM rag.%I v %s
-                         ORDER BY v.embedding <=> $1[%s] LIMIT %s) s',
-                    i, p_sql.tables[i], v_stream_from, i, depth)
-                INTO v_read, v_far USING p_vectors, p_args;
-                v_new := v_new || coalesce(v_read, '{}');
-                -- An unread chunk is at least as far as the farthest read; one with no
-                -- vector in this space counts as similarity 0.
-                v_sem_bound := v_sem_bound + p_space_weights[i]
-                    * CASE WHEN v_far IS NULL THEN 1 ELSE greatest(0, 1 - v_far) + 1e-9 END;
-            END LOOP;
-        END IF;
-
-        -- 3. Score what is new; theta is the k-th best score so far.
-        v_new := ARRAY(SELECT DISTINCT unnest(v_new) EXCEPT SELECT unnest(v_ids));
-        v_scored := api.score_ids(p_sql, p_vectors, p_args, v_new);
-        v_ids := v_ids || v_scored.ids;
-        v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
-        v_scores := v_scores || v_scored.scores;
-        v_new := '{}';
-        SELECT s INTO v_theta FROM unnest(v_scores) s
-        WHERE v_min_score IS NULL OR s >= v_min_score
-        ORDER BY s DESC OFFSET p_k - 1 LIMIT 1;
-        v_theta := coalesce(v_theta, v_min_score, '-Infinity');
-
-        -- 4. The region: chunks whose static part alone could still reach theta.
-        v_sigma := v_theta - p_w_cos * v_sem_bound - 1e-9;
-        v_bounds := ARRAY['-Infinity', '-Infinity', v_sigma]::float8[];
-        IF p_w_rec > 0 THEN
-            v_rec_min := (v_sigma - p_w_sig) / p_w_rec;
-            v_days := api.recency_max_days(v_rec_min, p_sql.rec_function, p_sql.rec_scale);
-            IF v_days IS NOT NULL THEN
-                v_bounds[1] := v_now - v_days * 86400 - 1;
-            END IF;
-        END IF;
-        IF p_w_sig > 0 THEN
-            v_bounds[2] := (v_sigma - p_w_rec) / p_w_sig;
-        END IF;
-        IF v_sigma > p_w_rec + p_w_sig OR v_bounds[1] > v_now THEN
-            v_region := '{}';  -- no chunk's static part is that high
-        ELSE
-            EXECUTE format(
-                'SELECT coalesce(array_agg(id), ''{}'') FROM (SELECT c.id FROM rag.chunks c
-                 WHERE %s AND c.created_at >= to_timestamp($4[1]) AND c.signal >= $4[2]
-                   AND %s >= $4[3] LIMIT %s) r',
-                p_sql.filter, p_sql.stat, p_region_budget + 1)
-            INTO v_region USING p_vectors, p_args, NULL::bigint[], v_bounds;
-        END IF;
-
-        IF array_length(v_region, 1) > p_region_budget THEN
-            -- Too many chunks could still qualify: read deeper, or give up.
-            IF p_w_cos = 0 OR depth >= p_max_depth THEN
-                ids := NULL;
-                candidates := array_length(v_ids, 1);
-                closed := false;
-                RETURN;
-            END IF;
-            depth := least(depth * 4, p_max_depth);
-            CONTINUE;
-        END IF;
-
-        -- 5. Score the region; the k best of everything scored are the answer.
-        v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
-        v_scored := api.score_ids(p_sql, p_vectors, p_args, v_new);
-        v_ids := v_ids || v_scored.ids;
-        v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
-        v_scores := v_scores || v_scored.scores;
-        ids := api.best_k(v_ids, v_chunk_ids, v_scores, p_k, v_min_score);
-        candidates := coalesce(array_length(v_ids, 1), 0);
-        closed := true;
-        RETURN;
-    END LOOP;
-END
-$$;
-
--- The response rows for the chosen chunk ids, best first, with every component.
-CREATE OR REPLACE FUNCTION api.search_rows(
-    p_sql record,
-    p_vectors vector[],
-    p_args jsonb,
-    p_ids bigint[]
-) RETURNS jsonb
-LANGUAGE plpgsql STABLE
-AS $$
-DECLARE
-    v_rows jsonb;
     v_dist text := 'NULL::float8';
     v_l2 text := 'NULL::float8';
 BEGIN
@@ -358,7 +153,7 @@ BEGIN
         v_dist := 'v1.embedding <=> $1[1]';
         v_l2 := 'v1.embedding <-> $1[1]';
     END IF;
-    EXECUTE format($q$
+    RETURN format($q$
         SELECT coalesce(jsonb_agg(jsonb_build_object(
                    'chunk_id', t.chunk_id, 'doc_id', t.doc_id, 'src', t.src,
                    'chunk', t.chunk, 'model', t.model, 'score', t.score,
@@ -369,17 +164,262 @@ BEGIN
                  ORDER BY t.score DESC, t.chunk_id), '[]'::jsonb)
         FROM (
             SELECT c.chunk_id, c.doc_id, c.src, c.chunk, c.model, c.scale, c.created_at,
-                   c.tags, c.metadata, c.signal::float8 AS sig,
-                   %s AS score, %s AS sem, %s AS rec, %s AS sims,
-                   %s AS cos_dist, %s AS l2_dist,
-                   api.days_old(c.created_at, ($2->>'now')::float8) AS days_old
-            FROM rag.chunks c %s
-            WHERE c.id = ANY($3)
-        ) t $q$,
-        p_sql.score, p_sql.sem, p_sql.rec, p_sql.sims, v_dist, v_l2, p_sql.joins)
-    INTO v_rows
-    USING p_vectors, p_args, p_ids;
-    RETURN v_rows;
+                   c.tags, c.metadata, c.signal::float8 AS sig, %s AS score, %s AS sem,
+                   %s AS rec, %s AS sims, %s AS cos_dist, %s AS l2_dist, %s AS days_old
+            FROM %s JOIN rag.chunks c ON c.id = b.id %s
+        ) t$q$,
+        p_sql.score, p_sql.sem, p_sql.rec, p_sql.sims, v_dist, v_l2, p_sql.days, p_best,
+        p_sql.joins);
+END
+$$;
+
+-- Strategy "scan": score every chunk that passes the filters.
+CREATE OR REPLACE FUNCTION api.topk_scan(
+    p_sql record, p_vectors vector[], p_args jsonb, p_k integer, p_w_cos float8,
+    OUT rows jsonb, OUT candidates bigint
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_where text := p_sql.filter;
+    v_ids bigint[];
+BEGIN
+    IF p_args ->> 'min_score' IS NOT NULL THEN
+        v_where := v_where || format(' AND %s >= ($2->>''min_score'')::float8', p_sql.score);
+    END IF;
+    EXECUTE format(
+        'SELECT coalesce(array_agg(id ORDER BY score DESC, chunk_id), ''{}'') FROM (
+             SELECT c.id, c.chunk_id, %s AS score FROM rag.chunks c %s WHERE %s
+             ORDER BY score DESC, c.chunk_id LIMIT %s) top',
+        p_sql.score, CASE WHEN p_w_cos = 0 THEN '' ELSE p_sql.joins END, v_where, p_k)
+    INTO v_ids
+    USING p_vectors, p_args;
+    EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s', p_sql.filter)
+    INTO candidates
+    USING p_vectors, p_args;
+    EXECUTE api.rows_sql(p_sql, 'unnest($3) AS b(id)') INTO rows USING p_vectors, p_args, v_ids;
+END
+$$;
+
+-- Strategy "threshold": exact top-k without scoring every chunk.
+--
+-- Every component is bounded (sem <= 1 per space, rec and sig in [0, 1]), so:
+--   1. each query space is read nearest-first from its HNSW index (iterative scan,
+--      strict order, filters applied) to depth D; a chunk not read in space s has a
+--      similarity of at most sim_bound_s = 1 - (distance of the D-th read);
+--   2. the k newest and the k highest-signal chunks are read from their B-trees (seeds);
+--   3. everything read is scored in full; theta = the k-th best score;
+--   4. a chunk not read scores at most  w_cos * sum_s w_s * sim_bound_s + stat(c), so it
+--      can only reach theta when stat(c) = w_rec * rec + w_sig * sig >= sigma, with
+--      sigma = theta - w_cos * sum_s w_s * sim_bound_s. That "region" is a staircase in
+--      the (created_at, signal) plane: the GiST index on that plane returns it as a
+--      union of boxes (api.region_boxes), and each candidate is checked exactly;
+--   5. the region is scored; the k best of everything scored are the top-k.
+-- When the region holds more than a budget (8 x D chunks, at least p_region_budget),
+-- scoring it would cost more than reading deeper: the semantic depth grows (x4), which
+-- tightens the bound, up to p_max_depth. At that depth (or with no semantic part) a
+-- region of up to p_region_limit chunks is scored; a larger one means the bound did not
+-- close, and the caller scans. The answer is exact with respect to the HNSW
+-- index (which may, rarely, miss a near neighbour); strategy "scan" is exact outright.
+
+-- Steps 1-3 at depth p_depth, as one statement: the ids, chunk_ids and scores of every
+-- chunk read, and per query space the farthest distance read (NULL: nothing read).
+CREATE OR REPLACE FUNCTION api.read_sql(
+    p_sql record, p_space_weights float8[], p_k integer,
+    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_depth integer
+) RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_from text := CASE WHEN p_sql.filter = 'true' THEN ''
+                        ELSE format(' JOIN rag.chunks c ON c.id = v.chunk_pk WHERE %s',
+                                    p_sql.filter) END;
+    v_ctes text[] := ARRAY['nothing AS (SELECT NULL::bigint AS id WHERE false)'];
+    v_sources text[] := ARRAY['SELECT id FROM nothing'];
+    v_far text[] := '{}';
+BEGIN
+    IF p_w_rec > 0 THEN
+        v_ctes := v_ctes || format(
+            'seed_rec AS (SELECT c.id FROM rag.chunks c WHERE %s
+                          ORDER BY c.created_at DESC LIMIT %s)', p_sql.filter, p_k);
+        v_sources := v_sources || 'SELECT id FROM seed_rec'::text;
+    END IF;
+    IF p_w_sig > 0 THEN
+        v_ctes := v_ctes || format(
+            'seed_sig AS (SELECT c.id FROM rag.chunks c WHERE %s
+                          ORDER BY c.signal DESC LIMIT %s)', p_sql.filter, p_k);
+        v_sources := v_sources || 'SELECT id FROM seed_sig'::text;
+    END IF;
+    FOR i IN 1 .. coalesce(array_length(p_sql.tables, 1), 0) LOOP
+        IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
+            v_ctes := v_ctes || format(
+                's%s AS (SELECT v.chunk_pk AS id, v.embedding <=> $1[%s] AS d
+                         FROM rag.%I v %s ORDER BY v.embedding <=> $1[%s] LIMIT %s)',
+                i, i, p_sql.tables[i], v_from, i, p_depth);
+            v_sources := v_sources || format('SELECT id FROM s%s', i);
+            v_far := v_far || format('(SELECT max(d) FROM s%s)', i);
+        ELSE
+            v_far := v_far || 'NULL::float8'::text;
+        END IF;
+    END LOOP;
+    RETURN format(
+        $q$WITH %s,
+        scored AS (SELECT c.id, c.chunk_id, %s AS score
+                   FROM (SELECT DISTINCT id FROM (%s) r) r JOIN rag.chunks c ON c.id = r.id %s)
+        SELECT coalesce(array_agg(id), '{}'), coalesce(array_agg(chunk_id), '{}'),
+               coalesce(array_agg(score), '{}'), ARRAY[%s]::float8[]
+        FROM scored$q$,
+        array_to_string(v_ctes, ', '), p_sql.score, array_to_string(v_sources, ' UNION ALL '),
+        p_sql.joins, coalesce(array_to_string(v_far, ', '), ''));
+END
+$$;
+
+-- The region {w_rec * rec + w_sig * sig >= sigma} as a union of boxes in the
+-- (epoch days, signal) plane that covers it. With s the signal and a the age, the
+-- region is s >= g(a) = (sigma - w_rec * rec(a)) / w_sig, g increasing with age; for
+-- signal levels 0 = l_0 < l_1 < ... < l_m = 1, box j holds s in [l_j, l_{j+1}] and the
+-- ages a with g(a) <= l_{j+1}. Empty array: no chunk can be in the region.
+CREATE OR REPLACE FUNCTION api.region_boxes(
+    p_sigma float8, p_w_rec float8, p_w_sig float8,
+    p_rec_function text, p_rec_scale float8, p_now_days float8
+) RETURNS box[]
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_levels float8[] := ARRAY[-1, 0.5, 0.75, 0.875, 0.9375, 0.96875, 0.984375, 0.9921875, 2];
+    v_boxes box[] := '{}';
+    v_age float8;
+    v_far constant float8 := 1e9;  -- days: beyond any timestamp
+BEGIN
+    IF p_sigma > p_w_rec + p_w_sig THEN
+        RETURN v_boxes;
+    END IF;
+    IF p_w_rec = 0 AND p_w_sig = 0 THEN  -- no static part, and sigma <= 0: every chunk
+        RETURN ARRAY[box(point(-v_far, -1), point(v_far, 2))];
+    END IF;
+    IF p_w_rec = 0 THEN  -- signal alone: one band of signal, every age
+        RETURN ARRAY[box(point(-v_far, p_sigma / p_w_sig), point(v_far, 2))];
+    END IF;
+    IF p_w_sig = 0 THEN  -- recency alone: one band of age, every signal
+        v_age := api.recency_max_days(p_sigma / p_w_rec, p_rec_function, p_rec_scale);
+        RETURN ARRAY[box(point(coalesce(p_now_days - v_age, -v_far), -1), point(v_far, 2))];
+    END IF;
+    FOR j IN 1 .. array_length(v_levels, 1) - 1 LOOP
+        -- the oldest age whose signal requirement is at most the band's top level
+        v_age := api.recency_max_days(
+            (p_sigma - p_w_sig * least(v_levels[j + 1], 1)) / p_w_rec,
+            p_rec_function, p_rec_scale);
+        CONTINUE WHEN v_age < 0;  -- even age 0 needs more than this band's signal
+        v_boxes := v_boxes || box(point(coalesce(p_now_days - v_age, -v_far), v_levels[j]),
+                                  point(v_far, v_levels[j + 1]));
+    END LOOP;
+    RETURN v_boxes;
+END
+$$;
+
+-- Steps 4-5 as one statement: the region (up to p_budget + 1 chunks, in p_boxes boxes)
+-- is scored and merged with what was read ($3-$5). Returns the region size, the
+-- response rows and how many chunks were scored in all.
+CREATE OR REPLACE FUNCTION api.finish_sql(p_sql record, p_k integer, p_boxes integer,
+                                          p_budget integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_in_boxes text[] := ARRAY['false'];
+BEGIN
+    FOR j IN 1 .. p_boxes LOOP
+        v_in_boxes := v_in_boxes
+            || format('point(rag.epoch_days(c.created_at), c.signal) <@ $6[%s]', j);
+    END LOOP;
+    RETURN format(
+        $q$WITH region AS (
+            SELECT c.id FROM rag.chunks c
+            WHERE (%s) AND %s AND %s >= $7
+            LIMIT %s),
+        region_size AS (SELECT count(*) AS n FROM region),
+        fresh AS (SELECT id FROM region WHERE (SELECT n FROM region_size) <= %s
+                  EXCEPT SELECT unnest($3)),
+        every AS (
+            SELECT * FROM unnest($3, $4, $5) AS u(id, chunk_id, score)
+            UNION ALL
+            SELECT c.id, c.chunk_id, %s FROM fresh f JOIN rag.chunks c ON c.id = f.id %s),
+        best AS (SELECT id FROM every
+                 WHERE ($2->>'min_score') IS NULL OR score >= ($2->>'min_score')::float8
+                 ORDER BY score DESC, chunk_id LIMIT %s)
+        SELECT (SELECT n FROM region_size),
+               CASE WHEN (SELECT n FROM region_size) <= %s THEN (%s) END,
+               (SELECT count(*) FROM every)$q$,
+        array_to_string(v_in_boxes, ' OR '), p_sql.filter, p_sql.stat, p_budget + 1,
+        p_budget, p_sql.score, p_sql.joins, p_k, p_budget, api.rows_sql(p_sql, 'best b'));
+END
+$$;
+
+CREATE OR REPLACE FUNCTION api.topk_threshold(
+    p_sql record, p_vectors vector[], p_space_weights float8[], p_args jsonb, p_k integer,
+    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_now float8,
+    p_depth integer, p_max_depth integer, p_region_budget integer, p_region_limit integer,
+    OUT rows jsonb, OUT candidates bigint, OUT closed boolean, OUT depth integer,
+    OUT rounds jsonb
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_clock timestamptz := clock_timestamp();
+    v_min_score float8 := (p_args ->> 'min_score')::float8;
+    v_ids bigint[];
+    v_chunk_ids text[];
+    v_scores float8[];
+    v_far float8[];
+    v_theta float8;
+    v_sem_bound float8;
+    v_sigma float8;
+    v_boxes box[];
+    v_budget integer;
+    v_region bigint;
+BEGIN
+    depth := p_depth;
+    rounds := '[]';
+    LOOP
+        EXECUTE api.read_sql(p_sql, p_space_weights, p_k, p_w_cos, p_w_rec, p_w_sig, depth)
+        INTO v_ids, v_chunk_ids, v_scores, v_far
+        USING p_vectors, p_args;
+        SELECT s INTO v_theta FROM unnest(v_scores) s
+        WHERE v_min_score IS NULL OR s >= v_min_score
+        ORDER BY s DESC OFFSET p_k - 1 LIMIT 1;
+        v_theta := coalesce(v_theta, v_min_score, '-Infinity');
+        -- A chunk not read in space i is at least as far as the farthest read there
+        -- (similarity 0 for a chunk with no vector in the space).
+        v_sem_bound := 0;
+        FOR i IN 1 .. coalesce(array_length(v_far, 1), 0) LOOP
+            IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
+                v_sem_bound := v_sem_bound + p_space_weights[i] * CASE
+                    WHEN v_far[i] IS NULL THEN 1 ELSE greatest(0, 1 - v_far[i]) + 1e-9 END;
+            END IF;
+        END LOOP;
+        v_sigma := v_theta - p_w_cos * v_sem_bound - 1e-9;
+        v_boxes := api.region_boxes(v_sigma, p_w_rec, p_w_sig, p_sql.rec_function,
+                                    p_sql.rec_scale, p_now / 86400);
+        v_budget := CASE WHEN p_w_cos = 0 OR depth >= p_max_depth THEN p_region_limit
+                         ELSE greatest(p_region_budget, 8 * depth) END;
+        EXECUTE api.finish_sql(p_sql, p_k, cardinality(v_boxes), v_budget)
+        INTO v_region, rows, candidates
+        USING p_vectors, p_args, v_ids, v_chunk_ids, v_scores, v_boxes, v_sigma;
+        rounds := rounds || jsonb_build_object(
+            'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'region', v_region,
+            'boxes', cardinality(v_boxes), 'scored', candidates,
+            'ms', round((extract(epoch FROM clock_timestamp() - v_clock) * 1000)::numeric, 3));
+        IF v_region <= v_budget THEN
+            closed := true;
+            RETURN;
+        END IF;
+        IF p_w_cos = 0 OR depth >= p_max_depth THEN
+            rows := NULL;  -- the bound did not close: the caller scans
+            closed := false;
+            RETURN;
+        END IF;
+        depth := least(depth * 4, p_max_depth);
+    END LOOP;
 END
 $$;
 
@@ -422,14 +462,17 @@ AS $$
 DECLARE
     v_started timestamptz := clock_timestamp();
     v_options jsonb := coalesce(p_options, '{}');
+    v_filters jsonb := coalesce(p_filters, '{}');
     v_strategy text := coalesce(v_options ->> 'strategy', 'auto');
     v_ef_search integer := coalesce((v_options ->> 'ef_search')::integer, 40);
+    v_now float8 := date_part('epoch', coalesce((v_options ->> 'as_of')::timestamptz, now()));
     v_sql record;
     v_args jsonb;
     v_found record;
-    v_ids bigint[];
-    v_candidates bigint;
+    v_rows jsonb;
+    v_candidates bigint := 0;
     v_depth integer;
+    v_rounds jsonb;
 BEGIN
     IF p_k IS NULL OR p_k < 1 THEN
         PERFORM api.raise_bad_argument('k must be >= 1');
@@ -438,8 +481,8 @@ BEGIN
         PERFORM api.raise_bad_argument('strategy must be auto, scan or threshold');
     END IF;
     v_sql := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                            coalesce(p_filters, '{}'), v_options);
-    v_args := api.search_args(coalesce(p_filters, '{}'), v_options);
+                            v_filters, v_options, v_now);
+    v_args := api.search_args(v_filters, v_options);
     PERFORM set_config('hnsw.ef_search', v_ef_search::text, true);
 
     IF (v_options ->> 'exact')::boolean THEN
@@ -452,30 +495,33 @@ BEGIN
 
     IF v_strategy = 'threshold' THEN
         v_found := api.topk_threshold(
-            v_sql, p_vectors, p_space_weights, v_args, p_k, p_w_cos, p_w_rec, p_w_sig,
+            v_sql, p_vectors, p_space_weights, v_args, p_k, p_w_cos, p_w_rec, p_w_sig, v_now,
             greatest(2 * p_k, v_ef_search),
             coalesce((v_options ->> 'max_depth')::integer, 2560),
-            coalesce((v_options ->> 'region_budget')::integer, 4000));
-        v_ids := v_found.ids;
+            coalesce((v_options ->> 'region_budget')::integer, 400),
+            coalesce((v_options ->> 'region_limit')::integer, 20000));
+        v_rows := v_found.rows;
         v_candidates := v_found.candidates;
         v_depth := v_found.depth;
+        v_rounds := v_found.rounds;
         IF NOT v_found.closed THEN
             v_strategy := 'scan';  -- the bound did not close within the budget
         END IF;
     END IF;
     IF v_strategy = 'scan' THEN
         v_found := api.topk_scan(v_sql, p_vectors, v_args, p_k, p_w_cos);
-        v_ids := v_found.ids;
-        v_candidates := coalesce(v_candidates, 0) + v_found.candidates;
+        v_rows := v_found.rows;
+        v_candidates := v_candidates + v_found.candidates;
     END IF;
 
     RETURN jsonb_build_object(
-        'rows', api.search_rows(v_sql, p_vectors, v_args, v_ids),
+        'rows', v_rows,
         'meta', jsonb_build_object(
             'strategy', v_strategy,
             'exact', true,
             'fell_back', v_depth IS NOT NULL AND v_strategy = 'scan',
             'depth', v_depth,
+            'rounds', v_rounds,
             'candidates_scanned', v_candidates,
             'search_time_ms',
                 round((extract(epoch FROM clock_timestamp() - v_started) * 1000)::numeric, 3)));

@@ -13,6 +13,7 @@ from app.api.schemas import ERROR_RESPONSES, SearchResponse
 from app.auth import Scope
 from app.search import SearchRequest, parse_search_request, search
 from app.settings import Settings
+from app.space_search import SpaceSearchRequest, parse_space_search, space_search
 
 router = APIRouter(prefix="/api/rag", tags=["search"])
 
@@ -32,3 +33,21 @@ async def search_route(
     """Score = w_cos·sem + w_rec·rec + w_sig·sig over every chunk that passes the filters,
     computed in PostgreSQL; the rows are exactly the best k (ties by chunk_id)."""
     return await search(conn, parse_search_request(body), settings)
+
+
+@router.post(
+    "/search/space/{space}",
+    summary="Nearest chunks of one embedding space by cosine similarity (plain ANN)",
+    openapi_extra=json_body(SpaceSearchRequest),
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def space_search_route(
+    space: str,
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    """Wrong dimension: 400 {"error": "query_dimension_mismatch", "expected", "actual"};
+    unknown space: 400 {"error": "invalid_space", "valid_spaces"}."""
+    return await space_search(conn, space, parse_space_search(body), settings)

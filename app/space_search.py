@@ -1,0 +1,76 @@
+"""Single-space search: the nearest chunks of one embedding space by cosine similarity.
+
+The plain vector query (HNSW at RAG_HNSW_EF_SEARCH, or an exact scan with ``exact``),
+for clients that want one model's view, and the baseline the weighted search is
+measured against.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pgvector import Vector
+from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
+from pydantic import ConfigDict, Field
+
+from app.db.sqlfiles import queries
+from app.filters import FILTER_RULES, FilterFields
+from app.settings import Settings
+from app.validation import VectorInput, as_vector, parse_model
+
+
+class SpaceSearchRequest(FilterFields):
+    """Body of ``POST /api/rag/search/space/{space}``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query_embedding: VectorInput = Field(description="Query vector of the space's model.")
+    top_k: int = Field(default=10, strict=True, ge=1, le=50, description="Rows, 1..50.")
+    min_similarity: float | None = Field(
+        default=None, strict=True, allow_inf_nan=False, ge=0, le=1,
+        description="Drop results whose cosine similarity is lower (0..1).",
+    )  # fmt: skip
+    exact: bool = Field(default=False, strict=True, description="Exact scan, not HNSW.")
+
+
+SPACE_SEARCH_RULES = {
+    **FILTER_RULES,
+    "query_embedding": "query_embedding (number[]) required",
+    "top_k": "top_k must be 1..50",
+    "min_similarity": "min_similarity must be a number in [0,1]",
+    "exact": "exact must be true or false",
+}
+
+
+def parse_space_search(body: bytes | dict[str, Any]) -> SpaceSearchRequest:
+    return parse_model(SpaceSearchRequest, body, SPACE_SEARCH_RULES)
+
+
+async def space_search(
+    conn: AsyncConnection, space: str, request: SpaceSearchRequest, settings: Settings
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    vector = as_vector(request.query_embedding, "query_embedding")
+    options = {"ef_search": settings.hnsw_ef_search, "exact": request.exact}
+    cursor = await conn.execute(
+        queries("search").space_topk,
+        (space, Vector(vector), request.top_k, request.min_similarity,
+         Jsonb(request.filters()), Jsonb(options)),
+        prepare=True,
+    )  # fmt: skip
+    row = await cursor.fetchone()
+    assert row is not None
+    result: dict[str, Any] = row[0]
+    return {
+        "ok": True,
+        "space": space,
+        "top_k": request.top_k,
+        "results": result["rows"],
+        "query_metadata": {
+            "strategy": result["meta"]["strategy"],
+            "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
+            "sql_time_ms": result["meta"]["search_time_ms"],
+        },
+    }

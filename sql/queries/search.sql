@@ -1,0 +1,5 @@
+-- name: topk_weighted
+SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s);
+
+-- name: space_topk
+SELECT api.space_topk(%s, %b, %s, %s, %s, %s);
