@@ -1,8 +1,9 @@
 """``ragsearch ingest FILE.jsonl``: bulk loading with COPY, in batched transactions.
 
 Each line is one document in the shape of ``POST /api/rag/documents``, validated by the
-same rules. Documents are grouped into transactions of about ``batch_chunks`` chunks.
-A bad line stops the load with its line number; the lines before it are stored.
+same rules, in a second process while this one writes. Documents are grouped into
+transactions of about ``batch_chunks`` chunks. A bad line stops the load with its line
+number; the lines before it are stored.
 
 Inserting into an HNSW graph row by row is the slow part of a load, so when a file is
 large compared with what a space already holds (``--rebuild-index auto``), the space's
@@ -14,12 +15,18 @@ also rebuild any index an interrupted load left missing.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import shutil
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import BinaryIO, Literal
+from queue import Empty
+from typing import Any, Literal
 
 import orjson
 from psycopg import AsyncConnection
@@ -47,13 +54,13 @@ MAX_CHUNKS_PER_FILE_DOCUMENT = 1_000_000
 RebuildMode = Literal["auto", "always", "never"]
 
 
-@contextmanager
-def _open(path: Path) -> Iterator[tuple[BinaryIO, int | None]]:
-    if str(path) == "-":
-        yield sys.stdin.buffer, None
-        return
-    with path.open("rb") as handle:
-        yield handle, path.stat().st_size
+def _spool_stdin() -> Path:
+    """Standard input, copied to a temporary file the parsing process can read."""
+    with tempfile.NamedTemporaryFile(
+        prefix="ragsearch-ingest-", suffix=".jsonl", delete=False
+    ) as handle:
+        shutil.copyfileobj(sys.stdin.buffer, handle)
+    return Path(handle.name)
 
 
 def estimate_vectors(path: Path) -> dict[str, int]:
@@ -80,64 +87,105 @@ def estimate_vectors(path: Path) -> dict[str, int]:
 
 
 class BatchWriter:
-    """Collects prepared documents and stores them a transaction at a time."""
+    """Stores batches of prepared documents, a transaction each, and keeps the totals."""
 
-    def __init__(self, conn: AsyncConnection, spaces: dict[str, SpaceInfo], limit: int) -> None:
+    def __init__(self, conn: AsyncConnection, spaces: dict[str, SpaceInfo]) -> None:
         self.conn = conn
         self.spaces = spaces
-        self.limit = limit
-        self.batch: list[PreparedDocument] = []
-        self.doc_ids: set[str] = set()
-        self.chunks = 0
         self.total = IngestResult(documents=0, chunks=0, replaced_chunks=0, vectors={})
 
-    async def add(self, doc: PreparedDocument) -> None:
-        if doc.doc.doc_id in self.doc_ids or self.chunks + len(doc.chunks) > self.limit:
-            await self.flush()
-        self.batch.append(doc)
-        self.doc_ids.add(doc.doc.doc_id)
-        self.chunks += len(doc.chunks)
-
-    async def flush(self) -> None:
-        if not self.batch:
+    async def store(self, batch: list[PreparedDocument]) -> None:
+        if not batch:
             return
-        result = await store_documents(self.conn, self.batch, self.spaces)
+        result = await store_documents(self.conn, batch, self.spaces)
         self.total.documents += result.documents
         self.total.chunks += result.chunks
         self.total.replaced_chunks += result.replaced_chunks
         for space, count in result.vectors.items():
             self.total.vectors[space] = self.total.vectors.get(space, 0) + count
-        self.batch, self.doc_ids, self.chunks = [], set(), 0
 
 
-async def _load(
-    conn: AsyncConnection, path: Path, settings: Settings, batch_chunks: int
-) -> tuple[IngestResult, str | None]:
-    spaces = await load_spaces(conn)
-    writer = BatchWriter(conn, spaces, batch_chunks)
-    now = utc_now()
-    with (
-        _open(path) as (handle, size),
-        tqdm(
-            total=size, unit="B", unit_scale=True, desc=f"ingest {path.name}", file=sys.stderr
-        ) as bar,
-    ):
+@dataclass
+class ParsedBatch:
+    """What the parsing process sends: documents ready to store, how far into the file
+    it has read, and the error that stopped it, if one did."""
+
+    docs: list[PreparedDocument]
+    bytes_read: int
+    error: str | None = None
+
+
+def parse_file(
+    path: str, spaces: dict[str, SpaceInfo], default_space: str, batch_chunks: int,
+    now: datetime, out: Any,
+) -> None:  # fmt: skip
+    """Runs in its own process: validate the file line by line, send batches to ``out``
+    (a batch never holds one doc_id twice), then ``None``."""
+    batch: list[PreparedDocument] = []
+    doc_ids: set[str] = set()
+    chunks = read = 0
+    with open(path, "rb") as handle:
         for line_number, line in enumerate(handle, start=1):
-            bar.update(len(line))
+            read += len(line)
             if not line.strip():
                 continue
             try:
                 doc = prepare_document(
-                    parse_document(line), spaces, settings.default_space,
-                    MAX_CHUNKS_PER_FILE_DOCUMENT, now,
-                )  # fmt: skip
-                await writer.add(doc)
+                    parse_document(line), spaces, default_space, MAX_CHUNKS_PER_FILE_DOCUMENT, now
+                )
             except RagError as error:
-                await writer.flush()  # everything before the bad line is stored
-                return writer.total, f"{path}:{line_number}: {error.message}"
-            bar.set_postfix(chunks=writer.total.chunks + writer.chunks, refresh=False)
-        await writer.flush()
-    return writer.total, None
+                out.put(ParsedBatch(batch, read, f"{path}:{line_number}: {error.message}"))
+                out.put(None)
+                return
+            if doc.doc_id in doc_ids or chunks + len(doc.chunks) > batch_chunks:
+                out.put(ParsedBatch(batch, read - len(line)))
+                batch, doc_ids, chunks = [], set(), 0
+            batch.append(doc)
+            doc_ids.add(doc.doc_id)
+            chunks += len(doc.chunks)
+    out.put(ParsedBatch(batch, read))
+    out.put(None)
+
+
+def _next_batch(queue: Any, process: Any) -> ParsedBatch | None:
+    while True:
+        try:
+            item: ParsedBatch | None = queue.get(timeout=1)
+            return item
+        except Empty:
+            if not process.is_alive():
+                raise RuntimeError("the parsing process stopped unexpectedly") from None
+
+
+async def _load(
+    conn: AsyncConnection, path: Path, size: int, settings: Settings, batch_chunks: int
+) -> tuple[IngestResult, str | None]:
+    """Parse in a second process while this one writes: on two cores, validation
+    (JSON floats) and COPY overlap instead of taking turns."""
+    spaces = await load_spaces(conn)
+    writer = BatchWriter(conn, spaces)
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue(maxsize=3)
+    parser = context.Process(
+        target=parse_file,
+        args=(str(path), spaces, settings.default_space, batch_chunks, utc_now(), queue),
+        daemon=True,
+    )
+    parser.start()
+    failure = None
+    with tqdm(total=size, unit="B", unit_scale=True,
+              desc=f"ingest {path.name}", file=sys.stderr) as bar:  # fmt: skip
+        try:
+            while (batch := await asyncio.to_thread(_next_batch, queue, parser)) is not None:
+                await writer.store(batch.docs)
+                bar.update(batch.bytes_read - bar.n)
+                bar.set_postfix(chunks=writer.total.chunks, refresh=False)
+                failure = batch.error or failure
+        finally:
+            parser.join(timeout=5)
+            if parser.is_alive():
+                parser.terminate()
+    return writer.total, failure
 
 
 async def _spaces_to_rebuild(
@@ -198,6 +246,8 @@ async def ingest_file(
     path: Path, settings: Settings, batch_chunks: int = 5000, rebuild: RebuildMode = "auto"
 ) -> int:
     """Load a JSONL file; prints a summary; returns the process exit status."""
+    if str(path) == "-":
+        path = _spool_stdin()
     runtime = DatabaseRuntime(settings)
     url = runtime.start()
     started = time.perf_counter()
@@ -207,7 +257,9 @@ async def ingest_file(
             for space_id, _ in rebuilt:
                 await conn.execute(queries("spaces").drop_space_index, (space_id,))
             try:
-                total, failure = await _load(conn, path, settings, batch_chunks)
+                total, failure = await _load(
+                    conn, path, path.stat().st_size, settings, batch_chunks
+                )
             finally:
                 await build_indexes(conn, url, rebuilt)
             # Fresh visibility map and statistics: index-only scans and good plans at once.

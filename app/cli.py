@@ -50,6 +50,7 @@ def _bind_host(settings: Settings) -> str:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.api.protocol import NoDelayHttpToolsProtocol
     from app.db.runtime import DatabaseRuntime
 
     settings = _settings(args)
@@ -76,7 +77,7 @@ def serve(args: argparse.Namespace) -> int:
             port=settings.port,
             workers=settings.workers,
             loop="uvloop",
-            http="httptools",
+            http=NoDelayHttpToolsProtocol,
             log_level=settings.log_level,
             access_log=settings.access_log,
             timeout_graceful_shutdown=30,

@@ -119,7 +119,10 @@ class PreparedChunk:
 
 @dataclass
 class PreparedDocument:
-    doc: DocumentIn
+    """A validated document, ready to write: its own row and its chunks' rows."""
+
+    doc_id: str
+    row: dict[str, Any]  # src, title, category, metadata, tags
     chunks: list[PreparedChunk]
 
 
@@ -233,7 +236,11 @@ def prepare_document(
             chunk.model, tags, Jsonb(chunk.metadata),
         ]  # fmt: skip
         prepared.append(PreparedChunk(row=row, vectors=vectors))
-    return PreparedDocument(doc=doc, chunks=prepared)
+    row = {
+        "src": doc.src, "title": doc.title, "category": doc.category,
+        "metadata": doc.metadata, "tags": doc.tags,
+    }  # fmt: skip
+    return PreparedDocument(doc_id=doc.doc_id, row=row, chunks=prepared)
 
 
 async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
@@ -245,7 +252,7 @@ async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
 
 async def _check_chunk_owners(conn: AsyncConnection, docs: Sequence[PreparedDocument]) -> None:
     chunk_ids = [c.row[2] for d in docs for c in d.chunks]
-    doc_ids = [d.doc.doc_id for d in docs]
+    doc_ids = [d.doc_id for d in docs]
     cursor = await conn.execute(queries("documents").chunk_owner_conflicts, (chunk_ids, doc_ids))
     clash = await cursor.fetchone()
     if clash:
@@ -259,13 +266,7 @@ async def _upsert_documents(
     conn: AsyncConnection, docs: Sequence[PreparedDocument]
 ) -> tuple[dict[str, int], int]:
     q = queries("documents")
-    payload = [
-        {
-            "doc_id": d.doc.doc_id, "src": d.doc.src, "title": d.doc.title,
-            "category": d.doc.category, "metadata": d.doc.metadata, "tags": d.doc.tags,
-        }
-        for d in docs
-    ]  # fmt: skip
+    payload = [{"doc_id": d.doc_id, **d.row} for d in docs]
     cursor = await conn.execute(q.upsert_documents, (Jsonb(payload),))
     pks = {doc_id: pk for pk, doc_id in await cursor.fetchall()}
     cursor = await conn.execute(q.delete_document_chunks, (list(pks.values()),))

@@ -39,10 +39,10 @@ class Settings(BaseSettings):
 
     # --- embedding spaces and indexes ---------------------------------------------
     default_space: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = "default"
-    default_dims: int = Field(default=384, ge=1, le=2000)
+    default_dims: int = Field(default=384, ge=1, le=4000)
     default_model: str = "all-MiniLM-L6-v2"
     hnsw_m: int = Field(default=16, ge=2, le=100)
-    hnsw_ef_construction: int = Field(default=64, ge=4, le=1000)
+    hnsw_ef_construction: int = Field(default=100, ge=4, le=1000)
     hnsw_ef_search: int = Field(default=40, ge=1, le=1000)
 
     # --- search --------------------------------------------------------------------

@@ -27,14 +27,14 @@ class SpaceIn(BaseModel):
     name: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = Field(
         description="Lower-case letters, digits and _, starting with a letter (max 63)."
     )
-    dims: int = Field(strict=True, ge=1, le=2000, description="1..2000 (HNSW limit).")
+    dims: int = Field(strict=True, ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
     model: str = Field(default="", max_length=200)
     description: str = Field(default="", max_length=2000)
 
 
 SPACE_RULES = {
     "name": "name must match ^[a-z][a-z0-9_]{0,62}$ (lower-case letters, digits, _)",
-    "dims": "dims must be an integer in 1..2000",
+    "dims": "dims must be an integer in 1..4000",
     "model": "model must be a string of at most 200 characters",
     "description": "description must be a string of at most 2000 characters",
 }

@@ -90,6 +90,9 @@ def corpus_database(admin_url: str, spec: CorpusSpec, vector_format: str = "json
                 row = db.execute("SELECT count(*) FROM rag.chunks").fetchone()
                 if row and row[0] == spec.n:
                     print(f"reusing database {spec.name} ({spec.n:,} chunks)")
+                    prepare_database(
+                        url, bench_settings().model_copy(update={"default_dims": spec.dims})
+                    )
                     return url
             conn.execute(f'DROP DATABASE "{spec.name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{spec.name}"')

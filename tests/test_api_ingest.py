@@ -210,6 +210,24 @@ def test_delete_document(client, run_id):
     assert found.json()["rows"] == []
 
 
+def test_a_space_of_3072_dimensions(client, run_id):
+    name = f"big_{run_id}"
+    assert client.post("/api/rag/spaces", json={"name": name, "dims": 3072}).status_code == 201
+    body = doc(f"{run_id}-big3072", 2)
+    for i, chunk in enumerate(body["chunks"]):
+        chunk["embeddings"] = {name: vec(40 + i, 3072)}
+    assert client.post("/api/rag/documents", json=body).status_code == 200
+    q = {"query_embedding": vec(40, 3072), "top_k": 2, "doc_ids": [f"{run_id}-big3072"]}
+    found = client.post(f"/api/rag/search/space/{name}", json=q).json()["results"]
+    assert found[0]["chunk_id"] == f"{run_id}-big3072-chunk-0"
+    assert found[0]["similarity"] == pytest.approx(1.0, abs=1e-5)
+    weighted = client.post(
+        "/api/rag/search",
+        json={"embeddings": {name: vec(40, 3072)}, "k": 1, "doc_ids": [f"{run_id}-big3072"]},
+    )
+    assert weighted.json()["rows"][0]["cos_dist"] == pytest.approx(0.0, abs=1e-5)
+
+
 def test_spaces_register_list_conflict_and_drop(client, run_id):
     name = f"s_{run_id}"
     r = client.post(
@@ -236,8 +254,8 @@ def test_spaces_register_list_conflict_and_drop(client, run_id):
     ("body", "needle"),
     [
         ({"name": "Bad-Name", "dims": 4}, "name must match"),
-        ({"name": "ok_name", "dims": 0}, "dims must be an integer in 1..2000"),
-        ({"name": "ok_name", "dims": 2001}, "dims must be an integer in 1..2000"),
+        ({"name": "ok_name", "dims": 0}, "dims must be an integer in 1..4000"),
+        ({"name": "ok_name", "dims": 4001}, "dims must be an integer in 1..4000"),
         ({"name": "ok_name"}, "dims is required"),
     ],
 )

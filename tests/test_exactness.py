@@ -217,3 +217,21 @@ def test_exact_option_forces_the_scan(corpus, conn):
     result = call_topk(conn, query, {"prose": 1.0}, (0.8, 0.1, 0.1), 10, options={"exact": True})
     assert result["meta"]["strategy"] == "scan"
     assert result["meta"]["candidates_scanned"] == len(corpus)
+
+
+def test_auto_strategy_scans_when_the_filters_leave_few_chunks(corpus, conn):
+    conn.execute("ANALYZE rag.chunks")
+    query = {"prose": np.ones(SPACES["prose"], dtype=np.float32)}
+    one_doc = {"doc_ids": ["ex-doc-5"]}  # 50 chunks, which the planner estimates well
+    weights = (0.5, 0.3, 0.2)
+    few = call_topk(conn, query, {"prose": 1.0}, weights, 10, filters=one_doc,
+                    options={"scan_rows": 500})  # fmt: skip
+    many = call_topk(conn, query, {"prose": 1.0}, weights, 10, filters=one_doc,
+                     options={"scan_rows": 5})  # fmt: skip
+    unfiltered = call_topk(conn, query, {"prose": 1.0}, weights, 10, options={"scan_rows": 500})
+    assert few["meta"]["strategy"] == "scan"
+    assert many["meta"]["strategy"] == "threshold"
+    assert unfiltered["meta"]["strategy"] == "threshold"  # 3,000 chunks > 500
+    expected = brute_force(corpus, query, {"prose": 1.0}, weights, filters=one_doc)
+    assert_exact_topk(few["rows"], expected, 10)
+    assert_exact_topk(many["rows"], expected, 10)

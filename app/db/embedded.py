@@ -29,6 +29,12 @@ def _server_settings(settings: Settings) -> dict[str, str]:
         "maintenance_work_mem": settings.pg_maintenance_work_mem,
         "max_parallel_maintenance_workers": "1",
         "jit": "off",
+        # A single local server with no replicas: minimal WAL, and room for bulk loads
+        # (COPY and index builds) between checkpoints.
+        "wal_level": "minimal",
+        "max_wal_senders": "0",
+        "max_wal_size": "8GB",
+        "checkpoint_timeout": "15min",
     }
 
 

@@ -1,5 +1,9 @@
 -- Embedding spaces: one table of vectors per space, each with its own HNSW index.
 --
+-- The index is over l2_normalize(embedding)::halfvec(dims) (see
+-- sql/schema/0003_halfvec_index.sql for why); api.ann_order_sql() writes the ORDER BY
+-- expression that matches it, and every nearest-neighbour query goes through it.
+--
 -- A table per space (rather than one shared table with partial expression indexes)
 -- gives every space a typed vector(dims) column, a plain B-tree lookup by chunk, and an
 -- HNSW index the planner uses without any expression matching. Signals and other chunk
@@ -37,13 +41,16 @@ BEGIN
         v_table, p_dims);
     -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
     -- scoring a candidate reads one tuple and never a TOAST chunk.
-    EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN', v_table);
+    IF p_dims <= 2000 THEN
+        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN', v_table);
+    END IF;
     PERFORM api.create_space_index(v_space.id);
     RETURN v_space;
 END
 $$;
 
--- The HNSW index of a space (cosine), with the m / ef_construction it was registered with.
+-- The HNSW index of a space (cosine over normalised halfvec), with the m /
+-- ef_construction it was registered with.
 CREATE OR REPLACE FUNCTION api.create_space_index(p_space_id integer)
 RETURNS void
 LANGUAGE plpgsql
@@ -53,10 +60,11 @@ DECLARE
 BEGIN
     SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
     EXECUTE format(
-        'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw (embedding vector_cosine_ops)
+        'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw
+             ((l2_normalize(embedding)::halfvec(%s)) halfvec_cosine_ops)
              WITH (m = %s, ef_construction = %s)',
         api.vector_table(p_space_id) || '_hnsw', api.vector_table(p_space_id),
-        v_space.hnsw_m, v_space.hnsw_ef_construction);
+        v_space.dims, v_space.hnsw_m, v_space.hnsw_ef_construction);
 END
 $$;
 
@@ -123,3 +131,21 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- The distance the HNSW index of a space orders by, between alias.embedding and the
+-- query vector expression p_query: the planner uses the index only for this exact form.
+-- It differs from the float32 cosine distance by less than api.ann_distance_error().
+CREATE OR REPLACE FUNCTION api.ann_order_sql(p_alias text, p_query text, p_dims integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT format('l2_normalize(%s.embedding)::halfvec(%s) <=> l2_normalize(%s)::halfvec(%s)',
+                  p_alias, p_dims, p_query, p_dims)
+$$;
+
+-- Rounding both unit vectors to half precision (relative error 2^-11 per component)
+-- moves their cosine by at most about 4 * 2^-11 ~ 0.002; bounds use twice that.
+CREATE OR REPLACE FUNCTION api.ann_distance_error()
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT 0.004::float8 $$;

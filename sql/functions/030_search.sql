@@ -46,6 +46,7 @@ CREATE OR REPLACE FUNCTION api.search_sql(
     OUT filter text,       -- the filters on c, as a WHERE condition
     OUT sims text,         -- ARRAY of per-space similarities
     OUT tables text[],     -- vector table of each space
+    OUT dims integer[],    -- and its dimensions
     OUT rec_function text,
     OUT rec_scale float8
 )
@@ -65,6 +66,7 @@ BEGIN
     joins := '';
     sem := '0';
     tables := '{}';
+    dims := '{}';
     FOR i IN 1 .. coalesce(array_length(p_spaces, 1), 0) LOOP
         SELECT * INTO v_space FROM rag.spaces WHERE name = p_spaces[i];
         IF NOT FOUND THEN
@@ -80,6 +82,7 @@ BEGIN
                                             'actual', vector_dims(p_vectors[i]))::text;
         END IF;
         tables := tables || api.vector_table(v_space.id);
+        dims := dims || v_space.dims;
         joins := joins || format(' LEFT JOIN rag.%I v%s ON v%s.chunk_pk = c.id',
                                  api.vector_table(v_space.id), i, i);
         sem := sem || format(' + %s * coalesce(1 - (v%s.embedding <=> $1[%s]), 0)',
@@ -206,7 +209,8 @@ $$;
 -- Every component is bounded (sem <= 1 per space, rec and sig in [0, 1]), so:
 --   1. each query space is read nearest-first from its HNSW index (iterative scan,
 --      strict order, filters applied) to depth D; a chunk not read in space s has a
---      similarity of at most sim_bound_s = 1 - (distance of the D-th read);
+--      similarity of at most sim_bound_s = 1 - (distance of the D-th read) (plus the
+--      index's half-precision rounding, api.ann_distance_error);
 --   2. the k newest and the k highest-signal chunks are read from their B-trees (seeds);
 --   3. everything read is scored in full; theta = the k-th best score;
 --   4. a chunk not read scores at most  w_cos * sum_s w_s * sim_bound_s + stat(c), so it
@@ -253,9 +257,10 @@ BEGIN
     FOR i IN 1 .. coalesce(array_length(p_sql.tables, 1), 0) LOOP
         IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
             v_ctes := v_ctes || format(
-                's%s AS (SELECT v.chunk_pk AS id, v.embedding <=> $1[%s] AS d
-                         FROM rag.%I v %s ORDER BY v.embedding <=> $1[%s] LIMIT %s)',
-                i, i, p_sql.tables[i], v_from, i, p_depth);
+                's%s AS (SELECT v.chunk_pk AS id, %s AS d
+                         FROM rag.%I v %s ORDER BY 2 LIMIT %s)',
+                i, api.ann_order_sql('v', format('$1[%s]', i), p_sql.dims[i]),
+                p_sql.tables[i], v_from, p_depth);
             v_sources := v_sources || format('SELECT id FROM s%s', i);
             v_far := v_far || format('(SELECT max(d) FROM s%s)', i);
         ELSE
@@ -388,13 +393,15 @@ BEGIN
         WHERE v_min_score IS NULL OR s >= v_min_score
         ORDER BY s DESC OFFSET p_k - 1 LIMIT 1;
         v_theta := coalesce(v_theta, v_min_score, '-Infinity');
-        -- A chunk not read in space i is at least as far as the farthest read there
-        -- (similarity 0 for a chunk with no vector in the space).
+        -- A chunk not read in space i is at least as far as the farthest read there, up
+        -- to the index's half-precision rounding (similarity 0 for a chunk with no
+        -- vector in the space).
         v_sem_bound := 0;
         FOR i IN 1 .. coalesce(array_length(v_far, 1), 0) LOOP
             IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
                 v_sem_bound := v_sem_bound + p_space_weights[i] * CASE
-                    WHEN v_far[i] IS NULL THEN 1 ELSE greatest(0, 1 - v_far[i]) + 1e-9 END;
+                    WHEN v_far[i] IS NULL THEN 1
+                    ELSE greatest(0, 1 - v_far[i] + api.ann_distance_error()) END;
             END IF;
         END LOOP;
         v_sigma := v_theta - p_w_cos * v_sem_bound - 1e-9;
@@ -427,7 +434,7 @@ $$;
 -- (the planner's estimate), or the whole collection is small.
 CREATE OR REPLACE FUNCTION api.prefer_scan(p_sql record, p_args jsonb, p_scan_rows integer)
 RETURNS boolean
-LANGUAGE plpgsql STABLE
+LANGUAGE plpgsql  -- VOLATILE: EXPLAIN is not allowed in a STABLE function
 AS $$
 DECLARE
     v_plan jsonb;

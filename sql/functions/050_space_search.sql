@@ -41,9 +41,10 @@ BEGIN
     -- Only the filters are needed from the search fragments (no weights, no recency).
     v_sql := api.search_sql(ARRAY[p_vector], ARRAY[p_space], ARRAY[1.0]::float8[], 1, 0, 0,
                             coalesce(p_filters, '{}'), '{}', 0);
-    -- "+ 0" hides the distance from the planner's index matching: an exact scan.
-    v_order := CASE WHEN (p_options ->> 'exact')::boolean
-                    THEN '(v.embedding <=> $1[1]) + 0' ELSE 'v.embedding <=> $1[1]' END;
+    -- The index orders by its own (half-precision) distance; the float32 distance
+    -- matches no index, so ordering by it scans exactly.
+    v_order := CASE WHEN (p_options ->> 'exact')::boolean THEN 'v.embedding <=> $1[1]'
+                    ELSE api.ann_order_sql('v', '$1[1]', v_space.dims) END;
     EXECUTE format($q$
         SELECT coalesce(jsonb_agg(jsonb_build_object(
                    'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src,

@@ -1,0 +1,331 @@
+"""Exact weighted top-k against the naive ways, on synthetic corpora.
+
+    python bench/search_bench.py --n 1000000 --dims 384            # SQL, then HTTP
+    python bench/search_bench.py --n 100000 --dims 1536 --mode sql
+    python bench/search_bench.py --n 1000000 --mode http --soak 300
+
+The corpus (bench/corpus.py) is built once through ``ragsearch ingest`` into a database
+of its own on the embedded server in bench/data (or DATABASE_URL's server) and reused.
+
+SQL mode, query by query and method by method (interleaved), for each weight mix
+(w_cos, w_rec, w_sig) and for a selective filter (tags_any, 1% of the rows):
+  ann       plain HNSW top-10 by cosine (the floor: what a pure vector search costs),
+            at the same ef_search as ours;
+  scan      the exact full scan: one SQL statement scoring every row (the ground truth);
+  rescored  the usual shortcut: the ANN top-1000, re-scored, best 10;
+  ours      api.rag_topk_weighted, default mode (threshold, falling back to a scan);
+  ours_exact  api.rag_topk_weighted with exact: true.
+It prints p50/p95/p99 latency, recall@10 against the scan, and p50 / ann p50.
+
+HTTP mode drives a running ``ragsearch serve`` with wrk (Debian package ``wrk``) on
+127.0.0.1 at concurrency 1, 5, 20 and 50, for POST /api/rag/search and for the plain-ANN
+endpoint POST /api/rag/search/space/default, and reports p50/p99 and requests/s;
+``--soak S`` adds an S-second run at concurrency 20 and reports the server's memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import psutil
+import psycopg
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import corpus_database, percentiles, print_table, server, service
+from bench.corpus import CorpusSpec, query_vectors
+
+MIXES = [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
+         (0.34, 0.33, 0.33)]  # fmt: skip
+FILTER_MIX = (0.5, 0.3, 0.2)
+FILTER_TAG = "t07"  # one tag in a hundred: 1% of the rows
+K = 10
+METHODS = ["ann", "scan", "rescored", "ours", "ours_exact"]
+
+OURS = (
+    "SELECT api.rag_topk_weighted(%b, ARRAY['default'], ARRAY[1.0]::float8[], "
+    "%s, %s, %s, %s, %s, %s)"
+)
+REC = "1.0 / (1.0 + greatest(0, (%(now)s - date_part('epoch', c.created_at)) / 86400.0))"
+SCORE = (
+    "(%(w_cos)s * (1 - (v.embedding <=> %(q)s)) + %(w_rec)s * " + REC + " + %(w_sig)s * c.signal)"
+)
+
+
+@dataclass
+class Case:
+    name: str
+    weights: tuple[float, float, float]
+    filter_tag: str | None = None
+    times: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METHODS})
+    recalls: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METHODS})
+    fallbacks: int = 0
+
+
+def _filter_sql(case: Case) -> str:
+    return f"c.tags && ARRAY['{case.filter_tag}']" if case.filter_tag else "true"
+
+
+def _timed(fn: Callable[[], list[str]]) -> tuple[float, list[str]]:
+    started = time.perf_counter()
+    rows = fn()
+    return (time.perf_counter() - started) * 1000, rows
+
+
+class SqlMethods:
+    def __init__(self, conn: psycopg.Connection, ef_search: int) -> None:
+        self.conn = conn
+        self.ef_search = ef_search
+        self.now = time.time()
+
+    def _ids(self, sql: str, params: dict) -> list[str]:
+        return [row[0] for row in self.conn.execute(sql, params, prepare=True).fetchall()]
+
+    def ann(self, case: Case, q: np.ndarray) -> list[str]:
+        self.conn.execute(f"SET hnsw.ef_search = {self.ef_search}")
+        self.conn.execute(
+            f"SET hnsw.iterative_scan = {'relaxed_order' if case.filter_tag else 'off'}"
+        )
+        join = "JOIN rag.chunks c ON c.id = v.chunk_pk WHERE " + _filter_sql(case)
+        sql = (
+            f"SELECT c.chunk_id FROM (SELECT v.chunk_pk FROM rag.vectors_1 v "
+            f"{join if case.filter_tag else ''} ORDER BY v.embedding <=> %(q)s LIMIT {K}) n "
+            f"JOIN rag.chunks c ON c.id = n.chunk_pk"
+        )
+        return self._ids(sql, {"q": Vector(q)})
+
+    def scan(self, case: Case, q: np.ndarray) -> list[str]:
+        w_cos, w_rec, w_sig = case.weights
+        sql = (
+            f"SELECT c.chunk_id FROM rag.chunks c JOIN rag.vectors_1 v ON v.chunk_pk = c.id "
+            f"WHERE {_filter_sql(case)} ORDER BY {SCORE} DESC, c.chunk_id LIMIT {K}"
+        )
+        params = {"q": Vector(q), "now": self.now, "w_cos": w_cos, "w_rec": w_rec, "w_sig": w_sig}
+        return self._ids(sql, params)
+
+    def rescored(self, case: Case, q: np.ndarray) -> list[str]:
+        w_cos, w_rec, w_sig = case.weights
+        self.conn.execute("SET hnsw.ef_search = 1000")
+        self.conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        sql = (
+            f"SELECT c.chunk_id FROM (SELECT v.chunk_pk, v.embedding FROM rag.vectors_1 v "
+            f"JOIN rag.chunks c ON c.id = v.chunk_pk WHERE {_filter_sql(case)} "
+            f"ORDER BY v.embedding <=> %(q)s LIMIT 1000) v JOIN rag.chunks c ON c.id = v.chunk_pk "
+            f"ORDER BY {SCORE} DESC, c.chunk_id LIMIT {K}"
+        )
+        params = {"q": Vector(q), "now": self.now, "w_cos": w_cos, "w_rec": w_rec, "w_sig": w_sig}
+        return self._ids(sql, params)
+
+    def ours(self, case: Case, q: np.ndarray, exact: bool = False) -> list[str]:
+        filters = {"tags_any": [case.filter_tag]} if case.filter_tag else {}
+        options = {"ef_search": self.ef_search, "exact": exact}
+        row = self.conn.execute(
+            OURS, ([Vector(q)], K, *case.weights, Jsonb(filters), Jsonb(options)), prepare=True
+        ).fetchone()
+        result = row[0]
+        if result["meta"].get("fell_back"):
+            case.fallbacks += 1
+        return [r["chunk_id"] for r in result["rows"]]
+
+
+def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
+            ef_search: int) -> list[Case]:  # fmt: skip
+    register_vector(conn)
+    methods = SqlMethods(conn, ef_search)
+    cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w) for w in MIXES]
+    cases.append(Case(f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]} + 1% filter",
+                      FILTER_MIX, FILTER_TAG))  # fmt: skip
+    calls = {
+        "ann": methods.ann, "scan": methods.scan, "rescored": methods.rescored,
+        "ours": methods.ours, "ours_exact": lambda c, q: methods.ours(c, q, exact=True),
+    }  # fmt: skip
+    for q in queries[:5]:  # warm-up, not measured
+        for case in cases:
+            for name in ("ann", "rescored", "ours"):
+                calls[name](case, q)
+    for i, q in enumerate(queries):
+        for case in cases:
+            truth = None
+            for name in METHODS:
+                if name in ("scan", "ours_exact") and i >= scan_queries:
+                    continue
+                ms, ids = _timed(lambda name=name, case=case, q=q: calls[name](case, q))
+                case.times[name].append(ms)
+                if name == "scan":
+                    truth = set(ids)
+                if truth is not None:
+                    case.recalls[name].append(len(truth & set(ids)) / K)
+        print(f"\rquery {i + 1}/{len(queries)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return cases
+
+
+def report_sql(cases: list[Case]) -> dict[str, dict]:
+    summary = {}
+    for case in cases:
+        floor = float(np.median(case.times["ann"]))
+        rows = []
+        for name in METHODS:
+            p50, p95, p99 = percentiles(case.times[name])
+            recall = float(np.mean(case.recalls[name])) if case.recalls[name] else float("nan")
+            rows.append([name, p50, p95, p99, f"{recall:.3f}", f"{p50 / floor:.1f}x"])
+        print(f"\n### weights {case.name}  (threshold fell back to a scan {case.fallbacks} times)")
+        print_table(["method", "p50 ms", "p95 ms", "p99 ms", "recall@10", "p50 / ann"], rows)
+        summary[case.name] = {
+            name: {"p50": float(np.median(case.times[name])),
+                   "recall": float(np.mean(case.recalls[name])) if case.recalls[name] else None}
+            for name in METHODS
+        }  # fmt: skip
+    return summary
+
+
+WRK_SCRIPT = """
+local bodies = {}
+local i = 0
+for line in io.lines("%s") do bodies[#bodies + 1] = line end
+request = function()
+  i = i %% #bodies + 1
+  return wrk.format("POST", "%s", {["Content-Type"] = "application/json"}, bodies[i])
+end
+"""
+
+
+def _wrk(base: str, path: str, bodies: list[bytes], connections: int, seconds: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        body_file = Path(tmp, "bodies.jsonl")
+        body_file.write_bytes(b"\n".join(bodies) + b"\n")
+        script = Path(tmp, "post.lua")
+        script.write_text(WRK_SCRIPT % (body_file, path))
+        done = subprocess.run(
+            ["wrk", "-t", "1", "-c", str(connections), "-d", f"{seconds}s", "--latency",
+             "-s", str(script), base],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    out = done.stdout
+    latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", out, re.MULTILINE))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50": _ms(latency["50"]), "p99": _ms(latency["99"]),
+        "errors": int(errors.group(1)) if errors else 0,
+    }  # fmt: skip
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def _rss_mb(pid: int) -> float:
+    process = psutil.Process(pid)
+    return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
+
+
+def run_http(url: str, queries: np.ndarray, seconds: int, workers: int, soak: int,
+             ef_search: int, mix: tuple[float, float, float]) -> None:  # fmt: skip
+    if shutil.which("wrk") is None:
+        sys.exit("HTTP mode needs wrk: apt-get install wrk")
+    weighted = [json.dumps({"embedding": q.tolist(), "k": K, "w_cos": mix[0], "w_rec": mix[1],
+                            "w_sig": mix[2]}).encode() for q in queries]  # fmt: skip
+    plain = [json.dumps({"query_embedding": q.tolist(), "top_k": K}).encode() for q in queries]
+    env = {"RAG_HNSW_EF_SEARCH": str(ef_search)}
+    with service(url, workers=workers, **env) as base:
+        _wrk(base, "/api/rag/search", weighted, 5, 2)  # warm-up
+        _wrk(base, "/api/rag/search/space/default", plain, 5, 2)
+        rows = []
+        for connections in (1, 5, 20, 50):
+            ours = _wrk(base, "/api/rag/search", weighted, connections, seconds)
+            ann = _wrk(base, "/api/rag/search/space/default", plain, connections, seconds)
+            rows.append([connections, ours["p50"], ours["p99"], ours["rps"], ann["p50"],
+                         ann["p99"], ann["rps"], f"{ours['rps'] / ann['rps']:.2f}",
+                         ours["errors"] + ann["errors"]])  # fmt: skip
+        print(f"\n### HTTP, {workers} worker(s), weights {mix}, wrk {seconds} s per run")
+        print_table(["conc.", "ours p50", "ours p99", "ours req/s", "ann p50", "ann p99",
+                     "ann req/s", "req/s ratio", "errors"], rows)  # fmt: skip
+        if soak:
+            soak_memory(base, weighted, soak)
+
+
+def soak_memory(base: str, bodies: list[bytes], seconds: int) -> None:
+    pid = _server_pid(base)
+    samples = [_rss_mb(pid)]
+    step = 30
+    for _ in range(max(1, seconds // step)):
+        _wrk(base, "/api/rag/search", bodies, 20, step)
+        samples.append(_rss_mb(pid))
+    change = (samples[-1] - samples[1]) / samples[1] * 100 if len(samples) > 2 else 0.0
+    print(f"\n### memory at concurrency 20 for {seconds} s (service process tree RSS)")
+    print_table(
+        ["start MB", "after 30 s MB", "end MB", "max MB", "end vs 30 s"],
+        [[samples[0], samples[1], samples[-1], max(samples), f"{change:+.1f}%"]],
+    )
+
+
+def _server_pid(base: str) -> int:
+    port = int(base.rsplit(":", 1)[1])
+    for conn in psutil.net_connections("tcp"):
+        if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN:
+            return psutil.Process(conn.pid).parent().pid if conn.pid else os.getpid()
+    raise RuntimeError("service process not found")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=384)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--scan-queries", type=int, default=None,
+                        help="queries that also run the two scans (default: all up to 100k "
+                             "rows, 50 above)")  # fmt: skip
+    parser.add_argument("--ef-search", type=int, default=40)
+    parser.add_argument("--mode", choices=["sql", "http", "all"], default="all")
+    parser.add_argument("--seconds", type=int, default=10, help="wrk run length")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--soak", type=int, default=0, help="memory soak seconds (HTTP)")
+    args = parser.parse_args()
+    spec = CorpusSpec(args.n, args.dims)
+    queries = query_vectors(spec, args.queries)
+    scan_queries = args.scan_queries or (args.queries if args.n <= 100_000 else 50)
+    with server() as admin:
+        url = corpus_database(admin, spec)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+            for relation in (
+                "rag.vectors_1_hnsw",
+                "rag.vectors_1",
+                "rag.chunks",
+                "rag.chunks_static_idx",
+                "rag.vectors_1_pkey",
+                "rag.chunks_pkey",
+            ):
+                conn.execute("SELECT pg_prewarm(%s)", (relation,))  # fmt: skip
+            print(f"\n{spec.n:,} chunks x {spec.dims} dims, {args.queries} queries "
+                  f"({scan_queries} with the scans), k={K}, ef_search {args.ef_search}, "
+                  f"{time.strftime('%Y-%m-%d')}")  # fmt: skip
+            if args.mode in ("sql", "all"):
+                report_sql(run_sql(conn, queries, scan_queries, args.ef_search))
+        if args.mode in ("http", "all"):
+            run_http(
+                url, queries, args.seconds, args.workers, args.soak, args.ef_search, FILTER_MIX
+            )
+
+
+if __name__ == "__main__":
+    main()
