@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     default_model: str = "all-MiniLM-L6-v2"
     hnsw_m: int = Field(default=16, ge=2, le=100)
     hnsw_ef_construction: int = Field(default=100, ge=4, le=1000)
-    hnsw_ef_search: int = Field(default=40, ge=1, le=1000)
+    hnsw_ef_search: int = Field(default=100, ge=1, le=1000)
 
     # --- search --------------------------------------------------------------------
     default_w_rec: float = Field(default=0.1, ge=0, le=1)

@@ -6,9 +6,11 @@ spread along the topic's own random 16-dimensional subspace plus isotropic noise
 real sentence embeddings the data has a low intrinsic dimension and a smooth fall-off
 of similarity; for a held-out query at 1,000,000 chunks the nearest chunk is at cosine
 ~0.73, the 10th ~0.67, the 100th ~0.58, the 1,000th ~0.34, the 100,000th ~0.08.
-created_at is spread uniformly over the three years before the load; signal is uniform
-in [0, 1] (pinned). Every chunk has one tag t00..t99 (each 1% of the corpus), for
-selective-filter runs. Queries are held-out draws from the same mixture.
+Documents (10 chunks each) are dated uniformly over the three years before the load and
+arrive in that order, as a corpus that grows over time does (so chunk ids, and rows on
+disk, follow created_at); signal is uniform in [0, 1] (pinned). Every chunk has one tag
+t00..t99 (each 1% of the corpus), for selective-filter runs. Queries are held-out draws
+from the same mixture.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class CorpusSpec:
 
     @property
     def name(self) -> str:
-        return f"synth_v3_{self.n}x{self.dims}_s{self.seed}"
+        return f"synth_v4_{self.n}x{self.dims}_s{self.seed}"
 
 
 class Mixture:
@@ -78,10 +80,11 @@ def documents(spec: CorpusSpec, now: datetime, batch: int = 10_000) -> Iterator[
     for start in range(0, spec.n, batch):
         count = min(batch, spec.n - start)
         vectors = mixture.draw(rng, count)
-        ages = rng.uniform(0, SECONDS_3Y, count)
         signals = rng.uniform(0, 1, count)
         for doc_start in range(0, count, CHUNKS_PER_DOC):
             doc_index = (start + doc_start) // CHUNKS_PER_DOC
+            # Documents arrive in time order, one every 3 years / n_docs on average.
+            doc_age = SECONDS_3Y * (1 - (doc_index + rng.random()) * CHUNKS_PER_DOC / spec.n)
             chunks = []
             for i in range(doc_start, min(doc_start + CHUNKS_PER_DOC, count)):
                 n = start + i
@@ -89,7 +92,7 @@ def documents(spec: CorpusSpec, now: datetime, batch: int = 10_000) -> Iterator[
                     {
                         "chunk_id": f"c{n}",
                         "chunk": f"synthetic chunk {n}",
-                        "created_at": now - timedelta(seconds=float(ages[i])),
+                        "created_at": now - timedelta(seconds=doc_age - 60 * (i - doc_start)),
                         "signal": float(signals[i]),
                         "tags": [f"t{n % 100:02d}"],
                         "embedding": vectors[i],

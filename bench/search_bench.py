@@ -294,7 +294,7 @@ def main() -> None:
     parser.add_argument("--scan-queries", type=int, default=None,
                         help="queries that also run the two scans (default: all up to 100k "
                              "rows, 50 above)")  # fmt: skip
-    parser.add_argument("--ef-search", type=int, default=40)
+    parser.add_argument("--ef-search", type=int, default=100)
     parser.add_argument("--mode", choices=["sql", "http", "all"], default="all")
     parser.add_argument("--seconds", type=int, default=10, help="wrk run length")
     parser.add_argument("--workers", type=int, default=1)

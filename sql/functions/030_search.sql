@@ -331,17 +331,18 @@ RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 AS $$
 DECLARE
-    v_in_boxes text[] := ARRAY['false'];
+    v_boxes text[] := ARRAY['SELECT NULL::bigint AS id WHERE false'];
 BEGIN
+    -- One index scan per box, each stopping at the budget, and the union stopping there
+    -- too: a region too big to score costs only budget + 1 index entries to detect.
     FOR j IN 1 .. p_boxes LOOP
-        v_in_boxes := v_in_boxes
-            || format('point(rag.epoch_days(c.created_at), c.signal) <@ $6[%s]', j);
+        v_boxes := v_boxes || format(
+            '(SELECT c.id FROM rag.chunks c
+              WHERE point(rag.epoch_days(c.created_at), c.signal) <@ $6[%s] AND %s AND %s >= $7
+              LIMIT %s)', j, p_sql.filter, p_sql.stat, p_budget + 1);
     END LOOP;
     RETURN format(
-        $q$WITH region AS (
-            SELECT c.id FROM rag.chunks c
-            WHERE (%s) AND %s AND %s >= $7
-            LIMIT %s),
+        $q$WITH region AS (SELECT id FROM (%s) boxes LIMIT %s),
         region_size AS (SELECT count(*) AS n FROM region),
         fresh AS (SELECT id FROM region WHERE (SELECT n FROM region_size) <= %s
                   EXCEPT SELECT unnest($3)),
@@ -355,8 +356,8 @@ BEGIN
         SELECT (SELECT n FROM region_size),
                CASE WHEN (SELECT n FROM region_size) <= %s THEN (%s) END,
                (SELECT count(*) FROM every)$q$,
-        array_to_string(v_in_boxes, ' OR '), p_sql.filter, p_sql.stat, p_budget + 1,
-        p_budget, p_sql.score, p_sql.joins, p_k, p_budget, api.rows_sql(p_sql, 'best b'));
+        array_to_string(v_boxes, ' UNION ALL '), p_budget + 1, p_budget, p_sql.score,
+        p_sql.joins, p_k, p_budget, api.rows_sql(p_sql, 'best b'));
 END
 $$;
 
@@ -471,7 +472,7 @@ DECLARE
     v_options jsonb := coalesce(p_options, '{}');
     v_filters jsonb := coalesce(p_filters, '{}');
     v_strategy text := coalesce(v_options ->> 'strategy', 'auto');
-    v_ef_search integer := coalesce((v_options ->> 'ef_search')::integer, 40);
+    v_ef_search integer := coalesce((v_options ->> 'ef_search')::integer, 100);
     v_now float8 := date_part('epoch', coalesce((v_options ->> 'as_of')::timestamptz, now()));
     v_sql record;
     v_args jsonb;
