@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -57,3 +58,36 @@ def test_max_days_edges(conn):
     assert rows[0] is None and rows[1] is None  # any age reaches recency >= 0
     assert rows[2] < 0  # no age reaches recency 1.5
     assert rows[3] == 0  # only age 0 has recency 1
+
+
+@pytest.mark.parametrize(("function", "scale"), FUNCTIONS)
+def test_region_boxes_cover_every_chunk_whose_static_score_reaches_sigma(conn, function, scale):
+    """A chunk (age, signal) with w_rec*rec + w_sig*sig >= sigma lies in one of the boxes."""
+    rng = np.random.default_rng(3)
+    now_days = 20_000.0
+    ages = np.concatenate([rng.exponential(30, 300), rng.uniform(-2, 1200, 300)])
+    signals = np.concatenate([rng.uniform(0, 1, 500), np.ones(50), np.zeros(50)])
+    for w_rec, w_sig in [(0.3, 0.2), (0.1, 0.1), (0.6, 0.2), (0.5, 0.0), (0.0, 0.4), (0.33, 0.33)]:
+        for sigma in (-0.1, 0.0, 0.05, 0.2, 0.35, 0.5, 0.7):
+            (boxes,) = conn.execute(
+                "SELECT api.region_boxes(%s, %s, %s, %s, %s, %s)::text[]",
+                (sigma, w_rec, w_sig, function, scale, now_days),
+            ).fetchone()
+            parsed = [_box(text) for text in boxes]
+            for age, sig in zip(ages, signals, strict=True):
+                stat = w_rec * recency(max(0.0, age), function, scale) + w_sig * sig
+                if stat >= sigma:
+                    x = now_days - age
+                    assert any(x0 <= x <= x1 and y0 <= sig <= y1 for x0, y0, x1, y1 in parsed), (
+                        w_rec,
+                        w_sig,
+                        sigma,
+                        age,
+                        sig,
+                        boxes,
+                    )
+
+
+def _box(text: str) -> tuple[float, float, float, float]:
+    (x1, y1), (x0, y0) = [tuple(map(float, p.strip("()").split(","))) for p in text.split("),(")]
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
