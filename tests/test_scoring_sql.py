@@ -23,7 +23,9 @@ def conn(db_url):
 
 
 def sql_recency(conn, function: str, scale: float, days: float) -> float:
-    expression = conn.execute("SELECT api.recency_sql(%s, %s, %s)", (function, scale, str(days)))
+    expression = conn.execute(
+        "SELECT api.recency_sql(%s, %s, %s)", (function, repr(scale), repr(days))
+    )
     (value,) = conn.execute(f"SELECT {expression.fetchone()[0]}").fetchone()
     return float(value)
 

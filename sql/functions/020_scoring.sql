@@ -8,23 +8,23 @@
 -- *_sql functions below write them), so that planning a search never has to inline a
 -- function call per row.
 
--- Age in days of c.created_at seen from p_now (epoch seconds); never negative, so a
--- chunk dated in the future scores like one created at p_now. date_part() returns
--- float8 (extract() returns numeric, much slower per row).
-CREATE OR REPLACE FUNCTION api.days_old_sql(p_now float8)
+-- Age in days of c.created_at seen from p_now (an expression: epoch seconds); never
+-- negative, so a chunk dated in the future scores like one created at p_now.
+-- date_part() returns float8 (extract() returns numeric, much slower per row).
+CREATE OR REPLACE FUNCTION api.days_old_sql(p_now text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
     SELECT format('greatest(0, (%s - date_part(''epoch'', c.created_at)) / 86400.0)', p_now)
 $$;
 
--- Recency in [0, 1] from an age in days (the SQL expression p_days). Every function is
--- 1 at age 0 and decreasing:
+-- Recency in [0, 1] from an age in days (p_days and p_scale are SQL expressions).
+-- Every function is 1 at age 0 and decreasing:
 --   inverse      1 / (1 + days / scale)          (scale 1: the classic 1/(1+days_old))
 --   exponential  0.5 ^ (days / scale)            (scale = half-life in days)
 --   gaussian     0.5 ^ ((days / scale)^2)        (0.5 at scale days, bell-shaped)
 --   linear       max(0, 1 - days / (2 * scale))  (0.5 at scale days, 0 at twice that)
-CREATE OR REPLACE FUNCTION api.recency_sql(p_function text, p_scale float8, p_days text)
+CREATE OR REPLACE FUNCTION api.recency_sql(p_function text, p_scale text, p_days text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$

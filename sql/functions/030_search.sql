@@ -14,19 +14,39 @@
 --              as no unread chunk can reach the k-th score (Fagin's threshold
 --              algorithm; see api.topk_threshold).
 --
--- The statements built here share one parameter list (EXECUTE ... USING):
+-- The statements built here share one parameter list:
 --   $1 query vectors (vector[], one per space, in p_spaces order)
 --   $2 request arguments (jsonb): doc_ids, src_like, tags_any, tags_all, created_after,
 --      created_before, min_score
 --   $3 chunk ids (bigint[])      $4 their chunk_ids (text[])   $5 their scores (float8[])
---   $6 region boxes (box[])      $7 sigma (float8)
+--   $6 region boxes (box[])      $7 sigma (float8)             $8 ids read (bigint[])
+--   $9 numbers (float8[]): w_cos, w_rec, w_sig, recency scale, now (epoch seconds),
+--      then one weight per space
+-- Weights are parameters, not literals, so the text of a statement depends only on the
+-- request's shape; statements without filters are prepared once per connection and run
+-- from the plan cache (api.run_cached), which saves most of the planning per search.
 
 CREATE OR REPLACE FUNCTION api.jsonb_text_array(p_value jsonb)
 RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT ARRAY(SELECT jsonb_array_elements_text(p_value)) $$;
 
+-- The parameter types of the statements above, in order.
+CREATE OR REPLACE FUNCTION api.search_param_types()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$ SELECT 'vector[], jsonb, bigint[], text[], float8[], box[], float8, bigint[], float8[]' $$;
+
+-- The $9 array of one request.
+CREATE OR REPLACE FUNCTION api.search_numbers(
+    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_rec_scale float8, p_now float8,
+    p_space_weights float8[]
+) RETURNS float8[]
+LANGUAGE sql IMMUTABLE
+AS $$ SELECT ARRAY[p_w_cos, p_w_rec, p_w_sig, p_rec_scale, p_now] || p_space_weights $$;
+
 -- SQL fragments for one request: vector-table joins, the score and its parts, filters.
+-- A weight that is 0 leaves its part out of the text (and its joins out of the scan).
 CREATE OR REPLACE FUNCTION api.search_sql(
     p_vectors vector[],
     p_spaces text[],
@@ -36,7 +56,6 @@ CREATE OR REPLACE FUNCTION api.search_sql(
     p_w_sig float8,
     p_filters jsonb,
     p_options jsonb,
-    p_now float8,
     OUT joins text,        -- LEFT JOIN of each query space's vector table (v1, v2, ...)
     OUT sem text,          -- the semantic part, over those joins
     OUT days text,         -- days_old of c
@@ -85,8 +104,10 @@ BEGIN
         dims := dims || v_space.dims;
         joins := joins || format(' LEFT JOIN rag.%I v%s ON v%s.chunk_pk = c.id',
                                  api.vector_table(v_space.id), i, i);
-        sem := sem || format(' + %s * coalesce(1 - (v%s.embedding <=> $1[%s]), 0)',
-                             p_space_weights[i], i, i);
+        IF p_space_weights[i] <> 0 THEN
+            sem := sem || format(' + $9[%s] * coalesce(1 - (v%s.embedding <=> $1[%s]), 0)',
+                                 5 + i, i, i);
+        END IF;
         v_sims := v_sims || format('1 - (v%s.embedding <=> $1[%s])', i, i);
     END LOOP;
     sims := 'ARRAY[' || array_to_string(v_sims, ', ') || ']::float8[]';
@@ -102,12 +123,13 @@ BEGIN
     IF NOT rec_scale > 0 OR rec_scale = 'Infinity' THEN
         PERFORM api.raise_bad_argument('recency scale must be a finite number > 0');
     END IF;
-    days := api.days_old_sql(p_now);
-    rec := api.recency_sql(rec_function, rec_scale, days);
-    stat := format('(%s * %s + %s * c.signal)',
-                   p_w_rec, CASE WHEN p_w_rec = 0 THEN '0' ELSE rec END, p_w_sig);
-    score := format('(%s * (%s) + %s)',
-                    p_w_cos, CASE WHEN p_w_cos = 0 THEN '0' ELSE sem END, stat);
+    days := api.days_old_sql('$9[5]');
+    rec := api.recency_sql(rec_function, '$9[4]', days);
+    stat := format('(%s + %s)',
+                   CASE WHEN p_w_rec = 0 THEN '0' ELSE '$9[2] * ' || rec END,
+                   CASE WHEN p_w_sig = 0 THEN '0' ELSE '$9[3] * c.signal' END);
+    score := format('(%s + %s)',
+                    CASE WHEN p_w_cos = 0 THEN '0' ELSE '$9[1] * (' || sem || ')' END, stat);
 
     filter := 'true';
     IF p_filters ? 'doc_ids' THEN
@@ -140,6 +162,48 @@ AS $$
         'src_like', replace(replace(replace(p_filters ->> 'src_prefix', '\', '\\'),
                                     '%', '\%'), '_', '\_') || '%',
         'min_score', (p_options ->> 'min_score')::float8)
+$$;
+
+-- The name of a prepared statement for p_sql on this connection, preparing it the first
+-- time. A connection keeps at most 256 of them.
+CREATE OR REPLACE FUNCTION api.prepared(p_sql text)
+RETURNS text
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_name text := 'rag_' || md5(p_sql);
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_prepared_statements WHERE name = v_name) THEN
+        IF (SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'rag\_%') >= 256 THEN
+            DEALLOCATE ALL;
+        END IF;
+        EXECUTE format('PREPARE %I(%s) AS %s', v_name, api.search_param_types(), p_sql);
+    END IF;
+    RETURN v_name;
+END
+$$;
+
+-- What to EXECUTE for the statement p_sql with the nine parameters. Without p_cache:
+-- p_sql itself, run with USING $1 .. $9 (planned with the actual values, which is what
+-- filters need). With it: an EXECUTE of the connection's prepared statement for p_sql,
+-- whose plan is cached; "EXECUTE name(...)" takes no parameters, so the values are
+-- written into it as literals.
+CREATE OR REPLACE FUNCTION api.statement(
+    p_sql text, p_cache boolean,
+    p1 vector[], p2 jsonb, p3 bigint[], p4 text[], p5 float8[], p6 box[], p7 float8,
+    p8 bigint[], p9 float8[]
+) RETURNS text
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    IF NOT p_cache THEN
+        RETURN p_sql;
+    END IF;
+    RETURN format(
+        'EXECUTE %I(%L::vector[], %L::jsonb, %L::bigint[], %L::text[], %L::float8[],
+                    %L::box[], %L::float8, %L::bigint[], %L::float8[])',
+        api.prepared(p_sql), p1, p2, p3, p4, p5, p6, p7, p8, p9);
+END
 $$;
 
 -- A query returning the response rows (jsonb array, best first, every component) for
@@ -178,7 +242,8 @@ $$;
 
 -- Strategy "scan": score every chunk that passes the filters.
 CREATE OR REPLACE FUNCTION api.topk_scan(
-    p_sql record, p_vectors vector[], p_args jsonb, p_k integer, p_w_cos float8,
+    p_sql record, p_vectors vector[], p_args jsonb, p_numbers float8[], p_k integer,
+    p_w_cos float8,
     OUT rows jsonb, OUT candidates bigint
 )
 LANGUAGE plpgsql STABLE
@@ -196,11 +261,14 @@ BEGIN
              ORDER BY score DESC, c.chunk_id LIMIT %s) top',
         p_sql.score, CASE WHEN p_w_cos = 0 THEN '' ELSE p_sql.joins END, v_where, p_k)
     INTO v_ids
-    USING p_vectors, p_args;
+    USING p_vectors, p_args, NULL::bigint[], NULL::text[], NULL::float8[], NULL::box[],
+          NULL::float8, NULL::bigint[], p_numbers;
     EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s', p_sql.filter)
     INTO candidates
     USING p_vectors, p_args;
-    EXECUTE api.rows_sql(p_sql, 'unnest($3) AS b(id)') INTO rows USING p_vectors, p_args, v_ids;
+    EXECUTE api.rows_sql(p_sql, 'unnest($3) AS b(id)') INTO rows
+    USING p_vectors, p_args, v_ids, NULL::text[], NULL::float8[], NULL::box[], NULL::float8,
+          NULL::bigint[], p_numbers;
 END
 $$;
 
@@ -211,26 +279,48 @@ $$;
 --      strict order, filters applied) to depth D; a chunk not read in space s has a
 --      similarity of at most sim_bound_s = 1 - (distance of the D-th read) (plus the
 --      index's half-precision rounding, api.ann_distance_error);
---   2. the k newest and the k highest-signal chunks are read from their B-trees (seeds);
---   3. everything read is scored in full; theta = the k-th best score;
+--   2. seeds are read too: the newest and the highest-signal chunks, and some whose
+--      recency and signal alone score high;
+--   3. what was read is scored in full (with one space, only the chunks whose bounds
+--      say they can still make the top-k; see api.read_sql); theta = the k-th score;
 --   4. a chunk not read scores at most  w_cos * sum_s w_s * sim_bound_s + stat(c), so it
 --      can only reach theta when stat(c) = w_rec * rec + w_sig * sig >= sigma, with
 --      sigma = theta - w_cos * sum_s w_s * sim_bound_s. That "region" is a staircase in
 --      the (created_at, signal) plane: the GiST index on that plane returns it as a
---      union of boxes (api.region_boxes), and each candidate is checked exactly;
+--      union of boxes (api.region_boxes), each candidate checked exactly;
 --   5. the region is scored; the k best of everything scored are the top-k.
 -- When the region holds more than a budget (8 x D chunks, at least p_region_budget),
 -- scoring it would cost more than reading deeper: the semantic depth grows (x4), which
 -- tightens the bound, up to p_max_depth. At that depth (or with no semantic part) a
 -- region of up to p_region_limit chunks is scored; a larger one means the bound did not
--- close, and the caller scans. The answer is exact with respect to the HNSW
--- index (which may, rarely, miss a near neighbour); strategy "scan" is exact outright.
+-- close, and the caller scans. The answer is exact with respect to the HNSW index
+-- (which may, rarely, miss a near neighbour); strategy "scan" is exact outright.
 
--- Steps 1-3 at depth p_depth, as one statement: the ids, chunk_ids and scores of every
--- chunk read, and per query space the farthest distance read (NULL: nothing read).
+-- The boxes of the region union, as one relation of (id, created_at, signal): one
+-- index-only scan per box, read lazily, so a LIMIT above stops them early.
+CREATE OR REPLACE FUNCTION api.boxes_sql(p_sql record, p_boxes integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_boxes text[] := ARRAY['SELECT NULL::bigint, NULL::timestamptz, NULL::real WHERE false'];
+BEGIN
+    FOR j IN 1 .. p_boxes LOOP
+        v_boxes := v_boxes || format(
+            'SELECT c.id, c.created_at, c.signal FROM rag.chunks c
+             WHERE point(rag.epoch_days(c.created_at), c.signal) <@ $6[%s] AND %s',
+            j, p_sql.filter);
+    END LOOP;
+    RETURN '(' || array_to_string(v_boxes, ' UNION ALL ') || ') AS c(id, created_at, signal)';
+END
+$$;
+
+-- Steps 1-3 at depth p_depth, as one statement: the ids of every chunk read; the ids,
+-- chunk_ids and scores of those scored; per query space the farthest distance read
+-- (NULL: nothing read). $6 holds the boxes of the seeds' high static region.
 CREATE OR REPLACE FUNCTION api.read_sql(
     p_sql record, p_space_weights float8[], p_k integer,
-    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_depth integer
+    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_depth integer, p_seed_boxes integer
 ) RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 AS $$
@@ -238,21 +328,29 @@ DECLARE
     v_from text := CASE WHEN p_sql.filter = 'true' THEN ''
                         ELSE format(' JOIN rag.chunks c ON c.id = v.chunk_pk WHERE %s',
                                     p_sql.filter) END;
-    v_ctes text[] := ARRAY['nothing AS (SELECT NULL::bigint AS id WHERE false)'];
-    v_sources text[] := ARRAY['SELECT id FROM nothing'];
+    v_ctes text[] := ARRAY['nothing AS (SELECT NULL::bigint AS id, NULL::float8 AS d WHERE false)'];
+    v_sources text[] := ARRAY['SELECT id, d FROM nothing'];
     v_far text[] := '{}';
+    v_streams integer := 0;
+    v_prune text := 'true';
 BEGIN
     IF p_w_rec > 0 THEN
         v_ctes := v_ctes || format(
             'seed_rec AS (SELECT c.id FROM rag.chunks c WHERE %s
                           ORDER BY c.created_at DESC LIMIT %s)', p_sql.filter, p_k);
-        v_sources := v_sources || 'SELECT id FROM seed_rec'::text;
+        v_sources := v_sources || 'SELECT id, NULL FROM seed_rec'::text;
     END IF;
     IF p_w_sig > 0 THEN
         v_ctes := v_ctes || format(
             'seed_sig AS (SELECT c.id FROM rag.chunks c WHERE %s
                           ORDER BY c.signal DESC LIMIT %s)', p_sql.filter, p_k);
-        v_sources := v_sources || 'SELECT id FROM seed_sig'::text;
+        v_sources := v_sources || 'SELECT id, NULL FROM seed_sig'::text;
+    END IF;
+    IF p_seed_boxes > 0 THEN
+        v_ctes := v_ctes || format(
+            'seed_stat AS (SELECT c.id FROM %s WHERE %s >= 0.75 * ($9[2] + $9[3]) LIMIT %s)',
+            api.boxes_sql(p_sql, p_seed_boxes), p_sql.stat, 4 * p_k);
+        v_sources := v_sources || 'SELECT id, NULL FROM seed_stat'::text;
     END IF;
     FOR i IN 1 .. coalesce(array_length(p_sql.tables, 1), 0) LOOP
         IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
@@ -261,21 +359,39 @@ BEGIN
                          FROM rag.%I v %s ORDER BY 2 LIMIT %s)',
                 i, api.ann_order_sql('v', format('$1[%s]', i), p_sql.dims[i]),
                 p_sql.tables[i], v_from, p_depth);
-            v_sources := v_sources || format('SELECT id FROM s%s', i);
+            v_sources := v_sources || format('SELECT id, d FROM s%s', i);
             v_far := v_far || format('(SELECT max(d) FROM s%s)', i);
+            v_streams := v_streams + 1;
         ELSE
             v_far := v_far || 'NULL::float8'::text;
         END IF;
     END LOOP;
+    -- With a single space, a chunk read from its stream has a score between
+    -- w_cos * (1 - d -/+ e) + stat (d: the index's distance, e: its rounding), known
+    -- without its vector. Only chunks whose upper end reaches the k-th best lower end
+    -- (or min_score) can make the top-k; the others are never fetched and scored.
+    IF v_streams = 1 AND array_length(p_sql.tables, 1) = 1 THEN
+        v_prune := format(
+            $p$(c.d IS NULL OR $9[1] * (1 - c.d + api.ann_distance_error()) + c.stat >= greatest(
+                 (SELECT lb FROM (SELECT $9[1] * (1 - d - api.ann_distance_error()) + stat AS lb
+                                  FROM approx WHERE d IS NOT NULL) l
+                  ORDER BY lb DESC OFFSET %s LIMIT 1),
+                 ($2->>'min_score')::float8))$p$,
+            p_k - 1);
+    END IF;
     RETURN format(
         $q$WITH %s,
-        scored AS (SELECT c.id, c.chunk_id, %s AS score
-                   FROM (SELECT DISTINCT id FROM (%s) r) r JOIN rag.chunks c ON c.id = r.id %s)
-        SELECT coalesce(array_agg(id), '{}'), coalesce(array_agg(chunk_id), '{}'),
+        read AS (SELECT id, min(d) AS d FROM (%s) r GROUP BY id),
+        approx AS (SELECT r.id, r.d, c.chunk_id, c.created_at, c.signal, %s AS stat
+                   FROM read r JOIN rag.chunks c ON c.id = r.id),
+        scored AS (SELECT c.id, c.chunk_id, %s AS score FROM approx c %s WHERE %s)
+        SELECT (SELECT coalesce(array_agg(id), '{}') FROM read),
+               coalesce(array_agg(id), '{}'), coalesce(array_agg(chunk_id), '{}'),
                coalesce(array_agg(score), '{}'), ARRAY[%s]::float8[]
         FROM scored$q$,
-        array_to_string(v_ctes, ', '), p_sql.score, array_to_string(v_sources, ' UNION ALL '),
-        p_sql.joins, coalesce(array_to_string(v_far, ', '), ''));
+        array_to_string(v_ctes, ', '), array_to_string(v_sources, ' UNION ALL '),
+        p_sql.stat, p_sql.score, p_sql.joins, v_prune,
+        coalesce(array_to_string(v_far, ', '), ''));
 END
 $$;
 
@@ -322,30 +438,21 @@ BEGIN
 END
 $$;
 
--- Steps 4-5 as one statement: the region (up to p_budget + 1 chunks, in p_boxes boxes)
--- is scored and merged with what was read ($3-$5). Returns the region size, the
--- response rows and how many chunks were scored in all.
+-- Steps 4-5 as one statement: the region (up to p_budget + 1 chunks, in p_boxes boxes),
+-- less what was read ($8), is scored and merged with what was scored ($3-$5). Returns
+-- the region size, the response rows (when the region was within the budget) and how
+-- many chunks were scored in all.
 CREATE OR REPLACE FUNCTION api.finish_sql(p_sql record, p_k integer, p_boxes integer,
                                           p_budget integer)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 AS $$
-DECLARE
-    v_boxes text[] := ARRAY['SELECT NULL::bigint AS id WHERE false'];
 BEGIN
-    -- One index scan per box, each stopping at the budget, and the union stopping there
-    -- too: a region too big to score costs only budget + 1 index entries to detect.
-    FOR j IN 1 .. p_boxes LOOP
-        v_boxes := v_boxes || format(
-            '(SELECT c.id FROM rag.chunks c
-              WHERE point(rag.epoch_days(c.created_at), c.signal) <@ $6[%s] AND %s AND %s >= $7
-              LIMIT %s)', j, p_sql.filter, p_sql.stat, p_budget + 1);
-    END LOOP;
     RETURN format(
-        $q$WITH region AS (SELECT id FROM (%s) boxes LIMIT %s),
+        $q$WITH region AS (SELECT c.id FROM %s WHERE %s >= $7 LIMIT %s),
         region_size AS (SELECT count(*) AS n FROM region),
         fresh AS (SELECT id FROM region WHERE (SELECT n FROM region_size) <= %s
-                  EXCEPT SELECT unnest($3)),
+                  EXCEPT SELECT unnest($8)),
         every AS (
             SELECT * FROM unnest($3, $4, $5) AS u(id, chunk_id, score)
             UNION ALL
@@ -356,23 +463,26 @@ BEGIN
         SELECT (SELECT n FROM region_size),
                CASE WHEN (SELECT n FROM region_size) <= %s THEN (%s) END,
                (SELECT count(*) FROM every)$q$,
-        array_to_string(v_boxes, ' UNION ALL '), p_budget + 1, p_budget, p_sql.score,
-        p_sql.joins, p_k, p_budget, api.rows_sql(p_sql, 'best b'));
+        api.boxes_sql(p_sql, p_boxes), p_sql.stat, p_budget + 1, p_budget,
+        p_sql.score, p_sql.joins, p_k, p_budget, api.rows_sql(p_sql, 'best b'));
 END
 $$;
 
 CREATE OR REPLACE FUNCTION api.topk_threshold(
-    p_sql record, p_vectors vector[], p_space_weights float8[], p_args jsonb, p_k integer,
-    p_w_cos float8, p_w_rec float8, p_w_sig float8, p_now float8,
+    p_sql record, p_vectors vector[], p_space_weights float8[], p_args jsonb,
+    p_numbers float8[], p_k integer, p_w_cos float8, p_w_rec float8, p_w_sig float8,
     p_depth integer, p_max_depth integer, p_region_budget integer, p_region_limit integer,
     OUT rows jsonb, OUT candidates bigint, OUT closed boolean, OUT depth integer,
     OUT rounds jsonb
 )
-LANGUAGE plpgsql STABLE
+LANGUAGE plpgsql
 AS $$
 DECLARE
     v_clock timestamptz := clock_timestamp();
     v_min_score float8 := (p_args ->> 'min_score')::float8;
+    v_now_days float8 := p_numbers[5] / 86400;
+    v_cache boolean := p_sql.filter = 'true';
+    v_read bigint[];
     v_ids bigint[];
     v_chunk_ids text[];
     v_scores float8[];
@@ -381,15 +491,21 @@ DECLARE
     v_sem_bound float8;
     v_sigma float8;
     v_boxes box[];
+    v_seed_boxes box[] := api.region_boxes(0.75 * (p_w_rec + p_w_sig), p_w_rec, p_w_sig,
+                                           p_sql.rec_function, p_sql.rec_scale, v_now_days);
     v_budget integer;
     v_region bigint;
 BEGIN
     depth := p_depth;
     rounds := '[]';
     LOOP
-        EXECUTE api.read_sql(p_sql, p_space_weights, p_k, p_w_cos, p_w_rec, p_w_sig, depth)
-        INTO v_ids, v_chunk_ids, v_scores, v_far
-        USING p_vectors, p_args;
+        EXECUTE api.statement(
+            api.read_sql(p_sql, p_space_weights, p_k, p_w_cos, p_w_rec, p_w_sig, depth,
+                         cardinality(v_seed_boxes)),
+            v_cache, p_vectors, p_args, NULL, NULL, NULL, v_seed_boxes, NULL, NULL, p_numbers)
+        INTO v_read, v_ids, v_chunk_ids, v_scores, v_far
+        USING p_vectors, p_args, NULL::bigint[], NULL::text[], NULL::float8[], v_seed_boxes,
+              NULL::float8, NULL::bigint[], p_numbers;
         SELECT s INTO v_theta FROM unnest(v_scores) s
         WHERE v_min_score IS NULL OR s >= v_min_score
         ORDER BY s DESC OFFSET p_k - 1 LIMIT 1;
@@ -407,12 +523,15 @@ BEGIN
         END LOOP;
         v_sigma := v_theta - p_w_cos * v_sem_bound - 1e-9;
         v_boxes := api.region_boxes(v_sigma, p_w_rec, p_w_sig, p_sql.rec_function,
-                                    p_sql.rec_scale, p_now / 86400);
+                                    p_sql.rec_scale, v_now_days);
         v_budget := CASE WHEN p_w_cos = 0 OR depth >= p_max_depth THEN p_region_limit
                          ELSE greatest(p_region_budget, 8 * depth) END;
-        EXECUTE api.finish_sql(p_sql, p_k, cardinality(v_boxes), v_budget)
+        EXECUTE api.statement(
+            api.finish_sql(p_sql, p_k, cardinality(v_boxes), v_budget), v_cache, p_vectors,
+            p_args, v_ids, v_chunk_ids, v_scores, v_boxes, v_sigma, v_read, p_numbers)
         INTO v_region, rows, candidates
-        USING p_vectors, p_args, v_ids, v_chunk_ids, v_scores, v_boxes, v_sigma;
+        USING p_vectors, p_args, v_ids, v_chunk_ids, v_scores, v_boxes, v_sigma, v_read,
+              p_numbers;
         rounds := rounds || jsonb_build_object(
             'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'region', v_region,
             'boxes', cardinality(v_boxes), 'scored', candidates,
@@ -465,7 +584,7 @@ CREATE OR REPLACE FUNCTION api.rag_topk_weighted(
 ) RETURNS jsonb
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
-SET hnsw.ef_search = 40
+SET hnsw.ef_search = 100
 AS $$
 DECLARE
     v_started timestamptz := clock_timestamp();
@@ -476,6 +595,7 @@ DECLARE
     v_now float8 := date_part('epoch', coalesce((v_options ->> 'as_of')::timestamptz, now()));
     v_sql record;
     v_args jsonb;
+    v_numbers float8[];
     v_found record;
     v_rows jsonb;
     v_candidates bigint := 0;
@@ -489,8 +609,10 @@ BEGIN
         PERFORM api.raise_bad_argument('strategy must be auto, scan or threshold');
     END IF;
     v_sql := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                            v_filters, v_options, v_now);
+                            v_filters, v_options);
     v_args := api.search_args(v_filters, v_options);
+    v_numbers := api.search_numbers(p_w_cos, p_w_rec, p_w_sig, v_sql.rec_scale, v_now,
+                                    coalesce(p_space_weights, '{}'));
     PERFORM set_config('hnsw.ef_search', v_ef_search::text, true);
 
     IF (v_options ->> 'exact')::boolean THEN
@@ -503,8 +625,8 @@ BEGIN
 
     IF v_strategy = 'threshold' THEN
         v_found := api.topk_threshold(
-            v_sql, p_vectors, p_space_weights, v_args, p_k, p_w_cos, p_w_rec, p_w_sig, v_now,
-            greatest(2 * p_k, v_ef_search),
+            v_sql, p_vectors, p_space_weights, v_args, v_numbers, p_k, p_w_cos, p_w_rec,
+            p_w_sig, greatest(2 * p_k, v_ef_search),
             coalesce((v_options ->> 'max_depth')::integer, 2560),
             coalesce((v_options ->> 'region_budget')::integer, 400),
             coalesce((v_options ->> 'region_limit')::integer, 20000));
@@ -517,7 +639,7 @@ BEGIN
         END IF;
     END IF;
     IF v_strategy = 'scan' THEN
-        v_found := api.topk_scan(v_sql, p_vectors, v_args, p_k, p_w_cos);
+        v_found := api.topk_scan(v_sql, p_vectors, v_args, v_numbers, p_k, p_w_cos);
         v_rows := v_found.rows;
         v_candidates := v_candidates + v_found.candidates;
     END IF;

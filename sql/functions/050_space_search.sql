@@ -40,7 +40,7 @@ BEGIN
                        coalesce(p_options ->> 'ef_search', '40'), true);
     -- Only the filters are needed from the search fragments (no weights, no recency).
     v_sql := api.search_sql(ARRAY[p_vector], ARRAY[p_space], ARRAY[1.0]::float8[], 1, 0, 0,
-                            coalesce(p_filters, '{}'), '{}', 0);
+                            coalesce(p_filters, '{}'), '{}');
     -- The index orders by its own (half-precision) distance; the float32 distance
     -- matches no index, so ordering by it scans exactly.
     v_order := CASE WHEN (p_options ->> 'exact')::boolean THEN 'v.embedding <=> $1[1]'

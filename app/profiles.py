@@ -1,0 +1,176 @@
+"""Weight profiles: named, versioned presets of the search weights.
+
+A profile sets any of ``w_cos``, ``w_rec``, ``w_sig``, ``w_lex``, ``space_weights``
+(by space name) and ``recency``; what it leaves unset falls back to the ``default``
+profile (seeded from RAG_DEFAULT_* settings, then changed through the API). Every PUT
+writes a new version; old versions stay readable. Profiles are read from the database
+on every search, so a change applies to the very next query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from psycopg import AsyncConnection
+from psycopg.types.json import Jsonb
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.db.sqlfiles import queries
+from app.errors import BadRequest, NotFound
+from app.settings import SPACE_NAME_PATTERN, Settings
+from app.validation import FiniteFloat, UnitFloat, parse_model
+
+DEFAULT_PROFILE = "default"
+
+
+class RecencyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    function: str = Field(pattern="^(inverse|exponential|gaussian|linear)$")
+    half_life_days: FiniteFloat | None = Field(default=None, gt=0)
+    scale_days: FiniteFloat | None = Field(default=None, gt=0)
+
+
+class ProfileIn(BaseModel):
+    """Body of ``PUT /api/rag/profiles/{name}``: the whole new version."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{
+                "description": "Fresh code answers",
+                "w_cos": 0.6, "w_rec": 0.3, "w_sig": 0.1,
+                "space_weights": {"default": 1.0},
+                "recency": {"function": "exponential", "half_life_days": 14},
+            }]
+        },
+    )  # fmt: skip
+
+    description: str = Field(default="", max_length=2000)
+    w_cos: UnitFloat | None = None
+    w_rec: UnitFloat | None = None
+    w_sig: UnitFloat | None = None
+    w_lex: UnitFloat | None = None
+    space_weights: dict[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], UnitFloat] = Field(
+        default_factory=dict, description="Weight per space name, each in [0,1]."
+    )
+    recency: RecencyIn | None = None
+
+
+PROFILE_RULES = {
+    "w_cos": "w_cos must be a finite number in [0,1]",
+    "w_rec": "w_rec must be a finite number in [0,1]",
+    "w_sig": "w_sig must be a finite number in [0,1]",
+    "w_lex": "w_lex must be a finite number in [0,1]",
+    "space_weights": lambda path: f"{path}: space_weights maps space names to numbers in [0,1]",
+    "recency": lambda path: f"{path}: recency is {{function, half_life_days | scale_days}}",
+}
+
+
+def parse_profile(body: bytes | dict[str, Any]) -> ProfileIn:
+    return parse_model(ProfileIn, body, PROFILE_RULES)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    version: int
+    builtin: bool
+    description: str = ""
+    w_cos: float | None = None
+    w_rec: float | None = None
+    w_sig: float | None = None
+    w_lex: float | None = None
+    space_weights: dict[str, float] = field(default_factory=dict)
+    recency: dict[str, Any] | None = None
+    updated_at: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "version": self.version, "builtin": self.builtin,
+            "description": self.description, "w_cos": self.w_cos, "w_rec": self.w_rec,
+            "w_sig": self.w_sig, "w_lex": self.w_lex, "space_weights": self.space_weights,
+            "recency": self.recency, "updated_at": self.updated_at,
+        }  # fmt: skip
+
+
+def _profile(row: tuple[Any, ...]) -> Profile:
+    name, version, builtin, description, w_cos, w_rec, w_sig, w_lex, spaces, recency, at = row
+    return Profile(
+        name=name, version=version, builtin=builtin, description=description, w_cos=w_cos,
+        w_rec=w_rec, w_sig=w_sig, w_lex=w_lex, space_weights=spaces or {}, recency=recency,
+        updated_at=at.isoformat() if at else None,
+    )  # fmt: skip
+
+
+async def list_profiles(conn: AsyncConnection) -> list[Profile]:
+    cursor = await conn.execute(queries("profiles").list_profiles)
+    return [_profile(row) for row in await cursor.fetchall()]
+
+
+async def get_profile(conn: AsyncConnection, name: str, version: int | None = None) -> Profile:
+    q = queries("profiles")
+    if version is None:
+        cursor = await conn.execute(q.get_profile, (name,))
+    else:
+        cursor = await conn.execute(q.get_profile_version, (name, version))
+    row = await cursor.fetchone()
+    if row is None:
+        what = f"profile {name!r}" + (f" version {version}" if version is not None else "")
+        raise NotFound(f"no {what}", profile=name)
+    return _profile(row)
+
+
+async def profile_versions(conn: AsyncConnection, name: str) -> list[Profile]:
+    cursor = await conn.execute(queries("profiles").profile_versions, (name,))
+    rows = [_profile(row) for row in await cursor.fetchall()]
+    if not rows:
+        raise NotFound(f"no profile {name!r}", profile=name)
+    return rows
+
+
+async def put_profile(conn: AsyncConnection, name: str, body: ProfileIn) -> Profile:
+    """Create the profile, or write its next version; returns the version written."""
+    recency = body.recency.model_dump(exclude_none=True) if body.recency else None
+    params = (
+        name, body.description, body.w_cos, body.w_rec, body.w_sig, body.w_lex,
+        Jsonb(body.space_weights), Jsonb(recency) if recency else None,
+    )  # fmt: skip
+    async with conn.transaction():
+        cursor = await conn.execute(queries("profiles").put_profile, params)
+        row = await cursor.fetchone()
+    assert row is not None
+    return await get_profile(conn, name)
+
+
+async def delete_profile(conn: AsyncConnection, name: str) -> None:
+    profile = await get_profile(conn, name)
+    if profile.builtin or name == DEFAULT_PROFILE:
+        raise BadRequest(f"the built-in profile {name!r} cannot be deleted", profile=name)
+    await conn.execute(queries("profiles").delete_profile, (name,))
+
+
+async def ensure_default_profile(conn: AsyncConnection, settings: Settings) -> None:
+    """Seed the default profile from settings the first time (the API changes it later)."""
+    await conn.execute(
+        queries("profiles").seed_default,
+        (DEFAULT_PROFILE, settings.default_w_rec, settings.default_w_sig),
+    )
+
+
+async def profiles_for_search(
+    conn: AsyncConnection, name: str | None
+) -> tuple[Profile, Profile | None]:
+    """The default profile and the requested one (None when none was asked for)."""
+    wanted = [DEFAULT_PROFILE] if name in (None, DEFAULT_PROFILE) else [DEFAULT_PROFILE, name]
+    cursor = await conn.execute(queries("profiles").profiles_by_name, (wanted,))
+    found = {row[0]: _profile(row) for row in await cursor.fetchall()}
+    if name is not None and name not in found:
+        cursor = await conn.execute(queries("profiles").profile_names)
+        valid = [row[0] for row in await cursor.fetchall()]
+        raise BadRequest(
+            f"unknown profile {name!r}", error_code="invalid_profile", valid_profiles=valid
+        )
+    default = found.get(DEFAULT_PROFILE) or Profile(DEFAULT_PROFILE, 0, True)
+    return default, (found[name] if name is not None else None)
