@@ -18,18 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
-from app.settings import SPACE_NAME_PATTERN, Settings
-from app.validation import FiniteFloat, UnitFloat, parse_model
+from app.recency import Recency
+from app.settings import SPACE_NAME_PATTERN
+from app.validation import UnitFloat, parse_model
+from app.weights import CUSTOM, WeightLayer
 
 DEFAULT_PROFILE = "default"
-
-
-class RecencyIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    function: str = Field(pattern="^(inverse|exponential|gaussian|linear)$")
-    half_life_days: FiniteFloat | None = Field(default=None, gt=0)
-    scale_days: FiniteFloat | None = Field(default=None, gt=0)
 
 
 class ProfileIn(BaseModel):
@@ -55,7 +49,7 @@ class ProfileIn(BaseModel):
     space_weights: dict[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], UnitFloat] = Field(
         default_factory=dict, description="Weight per space name, each in [0,1]."
     )
-    recency: RecencyIn | None = None
+    recency: Recency | None = None
 
 
 PROFILE_RULES = {
@@ -85,6 +79,21 @@ class Profile:
     space_weights: dict[str, float] = field(default_factory=dict)
     recency: dict[str, Any] | None = None
     updated_at: str | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Profile:
+        return cls(
+            name=data["name"], version=data["version"], builtin=data.get("builtin", False),
+            w_cos=data.get("w_cos"), w_rec=data.get("w_rec"), w_sig=data.get("w_sig"),
+            w_lex=data.get("w_lex"), space_weights=data.get("space_weights") or {},
+            recency=data.get("recency"),
+        )  # fmt: skip
+
+    def layer(self) -> WeightLayer:
+        return WeightLayer(
+            w_cos=self.w_cos, w_rec=self.w_rec, w_sig=self.w_sig,
+            space_weights=self.space_weights or None, recency=self.recency,
+        )  # fmt: skip
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -132,15 +141,17 @@ async def profile_versions(conn: AsyncConnection, name: str) -> list[Profile]:
 
 async def put_profile(conn: AsyncConnection, name: str, body: ProfileIn) -> Profile:
     """Create the profile, or write its next version; returns the version written."""
+    if name == CUSTOM:
+        raise BadRequest("'custom' is a query_type, not a profile name")
     recency = body.recency.model_dump(exclude_none=True) if body.recency else None
-    params = (
-        name, body.description, body.w_cos, body.w_rec, body.w_sig, body.w_lex,
-        Jsonb(body.space_weights), Jsonb(recency) if recency else None,
-    )  # fmt: skip
+    params = {
+        "name": name, "description": body.description, "w_cos": body.w_cos,
+        "w_rec": body.w_rec, "w_sig": body.w_sig, "w_lex": body.w_lex,
+        "space_weights": Jsonb(body.space_weights),
+        "recency": Jsonb(recency) if recency else None,
+    }  # fmt: skip
     async with conn.transaction():
-        cursor = await conn.execute(queries("profiles").put_profile, params)
-        row = await cursor.fetchone()
-    assert row is not None
+        await conn.execute(queries("profiles").put_profile, params)
     return await get_profile(conn, name)
 
 
@@ -151,26 +162,12 @@ async def delete_profile(conn: AsyncConnection, name: str) -> None:
     await conn.execute(queries("profiles").delete_profile, (name,))
 
 
-async def ensure_default_profile(conn: AsyncConnection, settings: Settings) -> None:
-    """Seed the default profile from settings the first time (the API changes it later)."""
-    await conn.execute(
-        queries("profiles").seed_default,
-        (DEFAULT_PROFILE, settings.default_w_rec, settings.default_w_sig),
+async def unknown_profile(conn: AsyncConnection, name: str) -> BadRequest:
+    cursor = await conn.execute(queries("profiles").profile_names)
+    valid = [row[0] for row in await cursor.fetchall()]
+    return BadRequest(
+        "invalid_profile",
+        message=f"unknown profile {name!r}; valid profiles: {', '.join(valid)} (or custom)",
+        profile=name,
+        valid_profiles=valid,
     )
-
-
-async def profiles_for_search(
-    conn: AsyncConnection, name: str | None
-) -> tuple[Profile, Profile | None]:
-    """The default profile and the requested one (None when none was asked for)."""
-    wanted = [DEFAULT_PROFILE] if name in (None, DEFAULT_PROFILE) else [DEFAULT_PROFILE, name]
-    cursor = await conn.execute(queries("profiles").profiles_by_name, (wanted,))
-    found = {row[0]: _profile(row) for row in await cursor.fetchall()}
-    if name is not None and name not in found:
-        cursor = await conn.execute(queries("profiles").profile_names)
-        valid = [row[0] for row in await cursor.fetchall()]
-        raise BadRequest(
-            f"unknown profile {name!r}", error_code="invalid_profile", valid_profiles=valid
-        )
-    default = found.get(DEFAULT_PROFILE) or Profile(DEFAULT_PROFILE, 0, True)
-    return default, (found[name] if name is not None else None)

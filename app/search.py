@@ -10,27 +10,36 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any
 
 import numpy as np
 from pgvector import Vector
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest
+from app.explain import explain_row, per_space_scores
 from app.filters import FILTER_RULES, FilterFields, utc
-from app.settings import Settings
+from app.profiles import DEFAULT_PROFILE, Profile, unknown_profile
+from app.purpose import add_purpose_alignment
+from app.recency import Recency
+from app.settings import SPACE_NAME_PATTERN, Settings
 from app.validation import (
     FiniteFloat,
-    PositiveFloat,
     UnitFloat,
     VectorInput,
     as_vector,
     parse_model,
 )
-from app.weights import BlendWeights, blend_weights, space_weights
+from app.weights import (
+    CUSTOM,
+    BlendWeights,
+    WeightLayer,
+    apply_layers,
+    custom_space_weights,
+)
 
 ROW_FIELDS = (
     "chunk_id", "doc_id", "src", "chunk", "model", "score",
@@ -38,36 +47,6 @@ ROW_FIELDS = (
 )  # fmt: skip
 
 EMBEDDING_REQUIRED = "embedding (number[]) required"
-
-
-class Recency(BaseModel):
-    """How recency decays with age. Every function is 1 for a chunk created now."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    function: Literal["inverse", "exponential", "gaussian", "linear"] = Field(
-        default="inverse",
-        description="inverse: 1/(1+days/scale_days) (scale 1 by default); exponential: "
-        "0.5^(days/half_life_days); gaussian: 0.5^((days/scale_days)^2); linear: "
-        "max(0, 1 - days/(2*scale_days)).",
-    )
-    half_life_days: PositiveFloat | None = Field(default=None, description="For exponential.")
-    scale_days: PositiveFloat | None = Field(
-        default=None, description="Age in days at which recency is 0.5 (gaussian, linear)."
-    )
-
-    @model_validator(mode="after")
-    def _parameters(self) -> Recency:
-        if self.function == "exponential" and self.half_life_days is None:
-            raise ValueError("half_life_days is required for exponential decay")
-        if self.function in ("gaussian", "linear") and self.scale_days is None:
-            raise ValueError(f"scale_days is required for {self.function} decay")
-        return self
-
-    def scale(self) -> float:
-        if self.function == "exponential":
-            return float(self.half_life_days or 1.0)
-        return float(self.scale_days or 1.0)
 
 
 class SearchRequest(FilterFields):
@@ -106,8 +85,46 @@ class SearchRequest(FilterFields):
         description="Score every chunk that passes the filters (the full scan) instead of "
         "the threshold algorithm, whose semantic part trusts the HNSW index.",
     )
+    profile: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] | None = Field(
+        default=None, description="A weight profile (GET /api/rag/profiles)."
+    )
+    query_type: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] | None = Field(
+        default=None,
+        description="Alias of profile; 'custom' takes the space weights from 'weights'.",
+    )
+    weights: list[FiniteFloat] | None = Field(
+        default=None,
+        max_length=1000,
+        description="query_type custom: one weight per registered space, in registry order.",
+    )
+    active_spaces: list[str] | None = Field(
+        default=None, description="The spaces to search; default every space with a vector."
+    )
+    min_similarity: UnitFloat | None = Field(
+        default=None, description="Drop chunks whose semantic part (sem) is lower (0..1)."
+    )
+    explain: bool = Field(
+        default=False, strict=True,
+        description="Add each row's components and the query's weights_applied.",
+    )  # fmt: skip
+    include_per_space_scores: bool | None = Field(
+        default=None, strict=True, description="Cosine similarity per space (default: explain)."
+    )
+    goal: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] | None = Field(
+        default=None, description="A stored goal (PUT /api/rag/goals/{name})."
+    )
+    include_purpose_alignment: bool = Field(
+        default=False, strict=True, description="Add each row's cosine to the goal."
+    )
 
     _utc_as_of = field_validator("as_of")(utc)
+
+    def profile_name(self) -> str | None:
+        if self.profile and self.query_type and self.profile != self.query_type:
+            raise BadRequest(
+                "profile and query_type name the same thing; give one, or the same name twice"
+            )
+        return self.profile or self.query_type
 
 
 SEARCH_RULES = {
@@ -122,7 +139,25 @@ SEARCH_RULES = {
     "as_of": "as_of must be an ISO 8601 timestamp",
     "min_score": "min_score must be a finite number",
     "exact": "exact must be true or false",
+    "profile": "profile must be a profile name (lower-case letters, digits, _)",
+    "query_type": "query_type must be a profile name or custom",
+    "weights": "weights must be an array of finite numbers (query_type custom)",
+    "active_spaces": "active_spaces must be an array of space names",
+    "min_similarity": "min_similarity must be a number in [0,1]",
+    "explain": "explain must be true or false",
+    "include_per_space_scores": "include_per_space_scores must be true or false",
+    "goal": "goal must be a goal name",
+    "include_purpose_alignment": "include_purpose_alignment must be true or false",
 }
+
+
+@dataclass(frozen=True)
+class SearchContext:
+    """What a search reads from the database besides chunks: profiles and spaces."""
+
+    default: Profile
+    profile: Profile | None
+    registry: list[str]  # registered space names, in registry order
 
 
 @dataclass
@@ -136,6 +171,8 @@ class SearchQuery:
     space_weights: dict[str, float]
     filters: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    profile: Profile | None = None
+    registry: list[str] = field(default_factory=list)
 
 
 def parse_search_request(body: bytes | dict[str, Any]) -> SearchRequest:
@@ -169,8 +206,45 @@ def _query_vectors(
     return list(named), [_query_vector(v, fields[space]) for space, v in named.items()]
 
 
-def _options(request: SearchRequest, settings: Settings) -> dict[str, Any]:
-    recency = request.recency or Recency()
+def invalid_space(name: str, registry: list[str]) -> BadRequest:
+    return BadRequest(
+        "invalid_space",
+        message=f"unknown embedding space {name!r}; valid spaces: {', '.join(registry)}",
+        space=name,
+        valid_spaces=registry,
+    )
+
+
+def _searched(
+    spaces: list[str], vectors: list[np.ndarray], active: list[str] | None, registry: list[str]
+) -> tuple[list[str], list[np.ndarray]]:
+    """The spaces to search: active_spaces, or every space the query has a vector for."""
+    for space in [*spaces, *(active or [])]:
+        if space not in registry:
+            raise invalid_space(space, registry)
+    if active is None:
+        return spaces, vectors
+    for space in active:
+        if space not in spaces:
+            raise BadRequest(f"active_spaces.{space}: the query has no vector for space {space!r}")
+    kept = [(s, v) for s, v in zip(spaces, vectors, strict=True) if s in active]
+    return [s for s, _ in kept], [v for _, v in kept]
+
+
+def _layers(request: SearchRequest, context: SearchContext) -> list[tuple[str, WeightLayer]]:
+    layers: list[tuple[str, WeightLayer]] = []
+    if request.profile_name() == CUSTOM:
+        weights = custom_space_weights(request.weights, context.registry)
+        layers.append((CUSTOM, WeightLayer(space_weights=weights)))
+    elif request.weights is not None:
+        raise BadRequest("weights is only for query_type custom (use space_weights)")
+    if context.profile is not None:
+        layers.append((context.profile.name, context.profile.layer()))
+    layers.append((DEFAULT_PROFILE, context.default.layer()))
+    return layers
+
+
+def _options(request: SearchRequest, settings: Settings, recency: Recency) -> dict[str, Any]:
     options: dict[str, Any] = {
         "recency": {"function": recency.function, "scale_days": recency.scale()},
         "ef_search": settings.hnsw_ef_search,
@@ -178,33 +252,52 @@ def _options(request: SearchRequest, settings: Settings) -> dict[str, Any]:
     }
     if request.min_score is not None:
         options["min_score"] = request.min_score
+    if request.min_similarity is not None:
+        options["min_similarity"] = request.min_similarity
     if request.as_of is not None:
         options["as_of"] = request.as_of.isoformat()
     return options
 
 
-def build_query(request: SearchRequest, settings: Settings) -> SearchQuery:
-    """Apply defaults and the weight rules; everything the database call needs."""
+def build_query(request: SearchRequest, settings: Settings, context: SearchContext) -> SearchQuery:
+    """Apply the profiles and the weight rules; everything the database call needs."""
     spaces, vectors = _query_vectors(request, settings.default_space)
-    weights = blend_weights(
-        request.w_rec,
-        request.w_sig,
-        request.w_cos,
-        default_w_rec=settings.default_w_rec,
-        default_w_sig=settings.default_w_sig,
-    )
+    spaces, vectors = _searched(spaces, vectors, request.active_spaces, context.registry)
+    given = WeightLayer(
+        w_cos=request.w_cos, w_rec=request.w_rec, w_sig=request.w_sig,
+        space_weights=request.space_weights,
+        recency=request.recency.model_dump() if request.recency else None,
+    )  # fmt: skip
+    applied = apply_layers(
+        given, _layers(request, context), spaces,
+        default_w_rec=settings.default_w_rec, default_w_sig=settings.default_w_sig,
+    )  # fmt: skip
+    recency = Recency.model_validate(applied.recency) if applied.recency else Recency()
     return SearchQuery(
         k=request.k if request.k is not None else settings.default_k,
-        weights=weights,
+        weights=applied.blend,
         spaces=spaces,
         vectors=vectors,
-        space_weights=space_weights(spaces, request.space_weights),
+        space_weights=applied.space_weights,
         filters=request.filters(),
-        options=_options(request, settings),
+        options=_options(request, settings, recency),
+        profile=context.profile or context.default,
+        registry=context.registry,
     )
 
 
-TOPK_SQL = "SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s)"
+async def load_context(conn: AsyncConnection, profile: str | None) -> SearchContext:
+    wanted = [DEFAULT_PROFILE] if profile in (None, CUSTOM) else [DEFAULT_PROFILE, profile]
+    cursor = await conn.execute(queries("profiles").search_context, (wanted,), prepare=True)
+    row = await cursor.fetchone()
+    profiles, spaces = row if row else (None, None)
+    found = {p["name"]: Profile.from_json(p) for p in profiles or []}
+    registry = [space["name"] for space in spaces or []]
+    if profile not in (None, CUSTOM) and profile not in found:
+        raise await unknown_profile(conn, profile)
+    chosen = found.get(profile) if profile not in (None, CUSTOM) else None
+    return SearchContext(found.get(DEFAULT_PROFILE, Profile(DEFAULT_PROFILE, 0, True)),
+                         chosen, registry)  # fmt: skip
 
 
 async def run_topk(conn: AsyncConnection, query: SearchQuery) -> dict[str, Any]:
@@ -234,22 +327,43 @@ def contract_row(row: dict[str, Any]) -> dict[str, Any]:
     return {name: row.get(name) for name in ROW_FIELDS}
 
 
-def search_response(query: SearchQuery, result: dict[str, Any], started: float) -> dict[str, Any]:
+def weights_applied(query: SearchQuery) -> dict[str, Any]:
+    return {**query.weights.as_dict(), "space_weights": query.space_weights}
+
+
+def search_response(
+    request: SearchRequest, query: SearchQuery, result: dict[str, Any], started: float
+) -> dict[str, Any]:
     meta = result["meta"]
+    per_space = request.include_per_space_scores
+    if per_space is None:
+        per_space = request.explain
+    rows = []
+    for row in result["rows"]:
+        out = contract_row(row)
+        if request.explain:
+            out.update(explain_row(row, query))
+        if per_space:
+            out["per_space_scores"] = per_space_scores(row, query)
+        rows.append(out)
+    profile = query.profile
     return {
         "ok": True,
         "k": query.k,
         "weights": query.weights.as_dict(),
-        "rows": [contract_row(row) for row in result["rows"]],
+        "rows": rows,
         "query_metadata": {
             "strategy": meta["strategy"],
             "exact": meta["exact"],
             "fell_back_to_scan": meta["fell_back"],
             "candidates_scanned": meta["candidates_scanned"],
+            "total_candidates_scanned": meta["candidates_scanned"],
             "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
             "sql_time_ms": meta["search_time_ms"],
             "spaces_searched": query.spaces,
             "space_weights": query.space_weights,
+            "profile_used": {"name": profile.name, "version": profile.version} if profile else None,
+            "weights_applied": weights_applied(query),
         },
     }
 
@@ -258,6 +372,10 @@ async def search(
     conn: AsyncConnection, request: SearchRequest, settings: Settings
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    query = build_query(request, settings)
+    context = await load_context(conn, request.profile_name())
+    query = build_query(request, settings, context)
     result = await run_topk(conn, query)
-    return search_response(query, result, started)
+    response = search_response(request, query, result, started)
+    if request.include_purpose_alignment:
+        await add_purpose_alignment(conn, request, query.spaces, response["rows"])
+    return response

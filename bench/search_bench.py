@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -88,10 +89,15 @@ def _timed(fn: Callable[[], list[str]]) -> tuple[float, list[str]]:
 
 
 class SqlMethods:
-    def __init__(self, conn: psycopg.Connection, ef_search: int) -> None:
+    def __init__(self, conn: psycopg.Connection, ef_search: int, dims: int) -> None:
         self.conn = conn
         self.ef_search = ef_search
         self.now = time.time()
+        # The form the HNSW index is built on (normalised halfvec): what any plain
+        # nearest-neighbour query must order by to use it.
+        self.ann_order = (
+            f"l2_normalize(v.embedding)::halfvec({dims}) <=> l2_normalize(%(q)s)::halfvec({dims})"
+        )
 
     def _ids(self, sql: str, params: dict) -> list[str]:
         return [row[0] for row in self.conn.execute(sql, params, prepare=True).fetchall()]
@@ -103,8 +109,8 @@ class SqlMethods:
         )
         join = "JOIN rag.chunks c ON c.id = v.chunk_pk WHERE " + _filter_sql(case)
         sql = (
-            f"SELECT c.chunk_id FROM (SELECT v.chunk_pk FROM rag.vectors_1 v "
-            f"{join if case.filter_tag else ''} ORDER BY v.embedding <=> %(q)s LIMIT {K}) n "
+            "SELECT c.chunk_id FROM (SELECT v.chunk_pk FROM rag.vectors_1 v "
+            f"{join if case.filter_tag else ''} ORDER BY {self.ann_order} LIMIT {K}) n "
             f"JOIN rag.chunks c ON c.id = n.chunk_pk"
         )
         return self._ids(sql, {"q": Vector(q)})
@@ -125,7 +131,7 @@ class SqlMethods:
         sql = (
             f"SELECT c.chunk_id FROM (SELECT v.chunk_pk, v.embedding FROM rag.vectors_1 v "
             f"JOIN rag.chunks c ON c.id = v.chunk_pk WHERE {_filter_sql(case)} "
-            f"ORDER BY v.embedding <=> %(q)s LIMIT 1000) v JOIN rag.chunks c ON c.id = v.chunk_pk "
+            f"ORDER BY {self.ann_order} LIMIT 1000) v JOIN rag.chunks c ON c.id = v.chunk_pk "
             f"ORDER BY {SCORE} DESC, c.chunk_id LIMIT {K}"
         )
         params = {"q": Vector(q), "now": self.now, "w_cos": w_cos, "w_rec": w_rec, "w_sig": w_sig}
@@ -133,7 +139,9 @@ class SqlMethods:
 
     def ours(self, case: Case, q: np.ndarray, exact: bool = False) -> list[str]:
         filters = {"tags_any": [case.filter_tag]} if case.filter_tag else {}
-        options = {"ef_search": self.ef_search, "exact": exact}
+        # Ages measured from the same instant as the scan's, so exact means identical.
+        as_of = datetime.fromtimestamp(self.now, UTC).isoformat()
+        options = {"ef_search": self.ef_search, "exact": exact, "as_of": as_of}
         row = self.conn.execute(
             OURS, ([Vector(q)], K, *case.weights, Jsonb(filters), Jsonb(options)), prepare=True
         ).fetchone()
@@ -146,7 +154,7 @@ class SqlMethods:
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
             ef_search: int) -> list[Case]:  # fmt: skip
     register_vector(conn)
-    methods = SqlMethods(conn, ef_search)
+    methods = SqlMethods(conn, ef_search, queries.shape[1])
     cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w) for w in MIXES]
     cases.append(Case(f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]} + 1% filter",
                       FILTER_MIX, FILTER_TAG))  # fmt: skip

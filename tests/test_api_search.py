@@ -198,7 +198,7 @@ def test_contract_errors_are_exact(client, corpus, body, expected):
         ({"w_rec": 0, "w_sig": 0, "w_cos": 0}, "weights must not all be 0"),
         ({"space_weights": {"default": -1}}, "space_weights.default must be a finite number >= 0"),
         ({"space_weights": {"nope": 1}}, "space_weights.nope: the query has no vector for space"),
-        ({"embeddings": {"nosuchspace": [0.1, 0.2]}}, 'unknown embedding space "nosuchspace"'),
+        ({"embeddings": {"nosuchspace": [0.1, 0.2]}}, "invalid_space"),
         ({"embeddings": {"aux": [0.1]}}, 'embedding for space "aux" has 1 dimensions, expected 8'),
         ({"embeddings": {"default": [0.1] * DIMS}}, "give the default space vector once"),
         ({"src_prefix": ""}, "src_prefix must be a non-empty string"),

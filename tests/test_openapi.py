@@ -7,7 +7,9 @@ import httpx
 EXPECTED_PATHS = {
     "/api/rag/search", "/api/rag/documents", "/api/rag/documents/{doc_id}", "/api/rag/spaces",
     "/api/rag/spaces/{name}", "/api/rag/stats", "/api/rag/signals", "/api/rag/examples",
-    "/api/rag/search/space/{space}", "/healthz", "/readyz",
+    "/api/rag/search/space/{space}", "/api/rag/search/purpose", "/api/rag/explain",
+    "/api/rag/profiles", "/api/rag/profiles/{name}", "/api/rag/profiles/{name}/versions",
+    "/api/rag/goals", "/api/rag/goals/{name}", "/healthz", "/readyz",
 }  # fmt: skip
 
 

@@ -18,19 +18,31 @@ from starlette.staticfiles import StaticFiles
 from app import __version__
 from app.api.openapi import install_openapi
 from app.api.responses import ORJSONResponse
-from app.api.routes import documents, examples, health, search, signals, spaces
+from app.api.routes import (
+    documents,
+    examples,
+    goals,
+    health,
+    profiles,
+    search,
+    signals,
+    spaces,
+)
 from app.api.schemas import request_examples
 from app.db.pool import create_pool
 from app.db.runtime import DatabaseRuntime
 from app.demo import load_demo
 from app.errors import BadRequest, InternalError, RagError, Unavailable
 from app.ingest import DocumentIn
+from app.profiles import ProfileIn
+from app.purpose import GoalIn, PurposeSearchRequest
 from app.search import SearchRequest
 from app.settings import Settings, get_settings
 from app.signals import SignalsIn
 from app.space_search import SpaceSearchRequest
 from app.spaces import SpaceIn
 from app.validation import field_path
+from app.why_not import ExplainRequest
 
 log = logging.getLogger("ragsearch")
 
@@ -112,11 +124,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app.state.settings = settings
     register_error_handlers(app)
-    for module in (search, documents, spaces, signals, examples, health):
+    for module in (search, documents, spaces, signals, profiles, goals, examples, health):
         app.include_router(module.router)
     install_openapi(
         app,
-        [SearchRequest, SpaceSearchRequest, DocumentIn, SpaceIn, SignalsIn],
+        [
+            SearchRequest,
+            SpaceSearchRequest,
+            PurposeSearchRequest,
+            ExplainRequest,
+            DocumentIn,
+            SpaceIn,
+            SignalsIn,
+            ProfileIn,
+            GoalIn,
+        ],
         request_examples(settings),
     )
     _mount_web_page(app)

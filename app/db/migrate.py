@@ -94,7 +94,18 @@ def ensure_space_indexes(url: str) -> None:
             log.warning("rebuilt the missing HNSW index of space %r", name)
 
 
+def ensure_default_profile(url: str, settings: Settings) -> None:
+    """Seed the default profile from settings the first time (the API changes it later)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            queries("profiles").seed_default,
+            {"name": "default", "w_rec": settings.default_w_rec,
+             "w_sig": settings.default_w_sig, "w_lex": None},
+        )  # fmt: skip
+
+
 def prepare_database(url: str, settings: Settings) -> None:
     upgrade(url)
     ensure_default_space(url, settings)
+    ensure_default_profile(url, settings)
     ensure_space_indexes(url)

@@ -130,6 +130,11 @@ BEGIN
                    CASE WHEN p_w_sig = 0 THEN '0' ELSE '$9[3] * c.signal' END);
     score := format('(%s + %s)',
                     CASE WHEN p_w_cos = 0 THEN '0' ELSE '$9[1] * (' || sem || ')' END, stat);
+    -- min_similarity: a chunk whose semantic part is lower is not eligible (score NULL).
+    IF p_options ? 'min_similarity' THEN
+        score := format('(CASE WHEN (%s) >= ($2->>''min_similarity'')::float8 THEN %s END)',
+                        sem, score);
+    END IF;
 
     filter := 'true';
     IF p_filters ? 'doc_ids' THEN
@@ -161,7 +166,8 @@ AS $$
     SELECT coalesce(p_filters, '{}') || jsonb_build_object(
         'src_like', replace(replace(replace(p_filters ->> 'src_prefix', '\', '\\'),
                                     '%', '\%'), '_', '\_') || '%',
-        'min_score', (p_options ->> 'min_score')::float8)
+        'min_score', (p_options ->> 'min_score')::float8,
+        'min_similarity', (p_options ->> 'min_similarity')::float8)
 $$;
 
 -- The name of a prepared statement for p_sql on this connection, preparing it the first
@@ -254,6 +260,8 @@ DECLARE
 BEGIN
     IF p_args ->> 'min_score' IS NOT NULL THEN
         v_where := v_where || format(' AND %s >= ($2->>''min_score'')::float8', p_sql.score);
+    ELSIF p_args ->> 'min_similarity' IS NOT NULL THEN
+        v_where := v_where || format(' AND %s IS NOT NULL', p_sql.score);
     END IF;
     EXECUTE format(
         'SELECT coalesce(array_agg(id ORDER BY score DESC, chunk_id), ''{}'') FROM (
@@ -370,7 +378,8 @@ BEGIN
     -- w_cos * (1 - d -/+ e) + stat (d: the index's distance, e: its rounding), known
     -- without its vector. Only chunks whose upper end reaches the k-th best lower end
     -- (or min_score) can make the top-k; the others are never fetched and scored.
-    IF v_streams = 1 AND array_length(p_sql.tables, 1) = 1 THEN
+    IF v_streams = 1 AND array_length(p_sql.tables, 1) = 1
+       AND position('min_similarity' IN p_sql.score) = 0 THEN
         v_prune := format(
             $p$(c.d IS NULL OR $9[1] * (1 - c.d + api.ann_distance_error()) + c.stat >= greatest(
                  (SELECT lb FROM (SELECT $9[1] * (1 - d - api.ann_distance_error()) + stat AS lb
@@ -458,7 +467,8 @@ BEGIN
             UNION ALL
             SELECT c.id, c.chunk_id, %s FROM fresh f JOIN rag.chunks c ON c.id = f.id %s),
         best AS (SELECT id FROM every
-                 WHERE ($2->>'min_score') IS NULL OR score >= ($2->>'min_score')::float8
+                 WHERE score IS NOT NULL
+                   AND (($2->>'min_score') IS NULL OR score >= ($2->>'min_score')::float8)
                  ORDER BY score DESC, chunk_id LIMIT %s)
         SELECT (SELECT n FROM region_size),
                CASE WHEN (SELECT n FROM region_size) <= %s THEN (%s) END,
@@ -507,7 +517,7 @@ BEGIN
         USING p_vectors, p_args, NULL::bigint[], NULL::text[], NULL::float8[], v_seed_boxes,
               NULL::float8, NULL::bigint[], p_numbers;
         SELECT s INTO v_theta FROM unnest(v_scores) s
-        WHERE v_min_score IS NULL OR s >= v_min_score
+        WHERE s IS NOT NULL AND (v_min_score IS NULL OR s >= v_min_score)
         ORDER BY s DESC OFFSET p_k - 1 LIMIT 1;
         v_theta := coalesce(v_theta, v_min_score, '-Infinity');
         -- A chunk not read in space i is at least as far as the farthest read there, up
@@ -515,15 +525,17 @@ BEGIN
         -- vector in the space).
         v_sem_bound := 0;
         FOR i IN 1 .. coalesce(array_length(v_far, 1), 0) LOOP
-            IF p_w_cos > 0 AND p_space_weights[i] > 0 THEN
+            IF p_space_weights[i] > 0 THEN  -- a space not read (w_cos = 0) bounds nothing
                 v_sem_bound := v_sem_bound + p_space_weights[i] * CASE
                     WHEN v_far[i] IS NULL THEN 1
                     ELSE greatest(0, 1 - v_far[i] + api.ann_distance_error()) END;
             END IF;
         END LOOP;
         v_sigma := v_theta - p_w_cos * v_sem_bound - 1e-9;
-        v_boxes := api.region_boxes(v_sigma, p_w_rec, p_w_sig, p_sql.rec_function,
-                                    p_sql.rec_scale, v_now_days);
+        v_boxes := CASE WHEN v_sem_bound < (p_args ->> 'min_similarity')::float8
+                        THEN '{}'  -- no unread chunk is similar enough to be eligible
+                        ELSE api.region_boxes(v_sigma, p_w_rec, p_w_sig, p_sql.rec_function,
+                                              p_sql.rec_scale, v_now_days) END;
         v_budget := CASE WHEN p_w_cos = 0 OR depth >= p_max_depth THEN p_region_limit
                          ELSE greatest(p_region_budget, 8 * depth) END;
         EXECUTE api.statement(
@@ -619,7 +631,7 @@ BEGIN
         v_strategy := 'scan';
     ELSIF v_strategy = 'auto' THEN
         v_strategy := CASE WHEN api.prefer_scan(v_sql, v_args,
-                                coalesce((v_options ->> 'scan_rows')::integer, 2000))
+                                coalesce((v_options ->> 'scan_rows')::integer, 10000))
                            THEN 'scan' ELSE 'threshold' END;
     END IF;
 

@@ -11,9 +11,11 @@ from app.api.deps import body_bytes, db, get_settings, require
 from app.api.openapi import json_body
 from app.api.schemas import ERROR_RESPONSES, SearchResponse
 from app.auth import Scope
+from app.purpose import PurposeSearchRequest, parse_purpose_search, purpose_search
 from app.search import SearchRequest, parse_search_request, search
 from app.settings import Settings
 from app.space_search import SpaceSearchRequest, parse_space_search, space_search
+from app.why_not import ExplainRequest, explain_chunk, parse_explain_request
 
 router = APIRouter(prefix="/api/rag", tags=["search"])
 
@@ -51,3 +53,35 @@ async def space_search_route(
     """Wrong dimension: 400 {"error": "query_dimension_mismatch", "expected", "actual"};
     unknown space: 400 {"error": "invalid_space", "valid_spaces"}."""
     return await space_search(conn, space, parse_space_search(body), settings)
+
+
+@router.post(
+    "/search/purpose",
+    summary="Chunks ranked by alignment (cosine) to a goal or a purpose vector",
+    openapi_extra=json_body(PurposeSearchRequest),
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def purpose_search_route(
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    return await purpose_search(conn, parse_purpose_search(body), settings)
+
+
+@router.post(
+    "/explain",
+    summary="Where one chunk ranks for a search, its components, and what kept it out",
+    openapi_extra=json_body(ExplainRequest),
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def explain_route(
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    """The stage is included, filter (with failed_filters), min_similarity, min_score, or
+    outscored (with short_by). Counting the rank costs a scan."""
+    return await explain_chunk(conn, parse_explain_request(body), settings)

@@ -1,0 +1,76 @@
+"""Weight profiles: read, create or update (a new version each time), delete."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+from psycopg import AsyncConnection
+
+from app import profiles
+from app.api.deps import body_bytes, db, require
+from app.api.openapi import json_body
+from app.api.schemas import ERROR_RESPONSES
+from app.auth import Scope
+from app.profiles import ProfileIn
+
+router = APIRouter(prefix="/api/rag/profiles", tags=["profiles"])
+
+
+@router.get(
+    "", summary="Every profile, current version", dependencies=[Depends(require(Scope.READ))]
+)
+async def list_profiles(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+    return {"ok": True, "profiles": [p.as_dict() for p in await profiles.list_profiles(conn)]}
+
+
+@router.get(
+    "/{name}",
+    summary="One profile (?version=N for an older version)",
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def get_profile(
+    name: str,
+    conn: Annotated[AsyncConnection, Depends(db)],
+    version: Annotated[int | None, Query(ge=1, description="An older version.")] = None,
+) -> Any:
+    return {"ok": True, "profile": (await profiles.get_profile(conn, name, version)).as_dict()}
+
+
+@router.get(
+    "/{name}/versions",
+    summary="Every version of a profile, oldest first",
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.READ))],
+)
+async def get_versions(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+    versions = await profiles.profile_versions(conn, name)
+    return {"ok": True, "name": name, "versions": [p.as_dict() for p in versions]}
+
+
+@router.put(
+    "/{name}",
+    summary="Create a profile, or write its next version (applies to the next query)",
+    openapi_extra=json_body(ProfileIn),
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.WRITE))],
+)
+async def put_profile(
+    name: str,
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+) -> Any:
+    profile = await profiles.put_profile(conn, name, profiles.parse_profile(body))
+    return {"ok": True, "profile": profile.as_dict()}
+
+
+@router.delete(
+    "/{name}",
+    summary="Delete a profile and its versions (not a built-in)",
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(require(Scope.WRITE))],
+)
+async def delete_profile(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+    await profiles.delete_profile(conn, name)
+    return {"ok": True, "deleted": name}
