@@ -22,8 +22,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
 from pathlib import Path
 from queue import Empty
 from typing import Any, Literal
@@ -38,13 +37,13 @@ from app.db.sqlfiles import queries, with_table
 from app.errors import RagError
 from app.ingest import (
     IngestResult,
+    IngestRules,
     PreparedDocument,
     SpaceInfo,
     load_spaces,
     parse_document,
     prepare_document,
     store_documents,
-    utc_now,
 )
 from app.settings import Settings
 
@@ -116,9 +115,8 @@ class ParsedBatch:
 
 
 def parse_file(
-    path: str, spaces: dict[str, SpaceInfo], default_space: str, batch_chunks: int,
-    now: datetime, out: Any,
-) -> None:  # fmt: skip
+    path: str, spaces: dict[str, SpaceInfo], rules: IngestRules, batch_chunks: int, out: Any
+) -> None:
     """Runs in its own process: validate the file line by line, send batches to ``out``
     (a batch never holds one doc_id twice), then ``None``."""
     batch: list[PreparedDocument] = []
@@ -130,9 +128,7 @@ def parse_file(
             if not line.strip():
                 continue
             try:
-                doc = prepare_document(
-                    parse_document(line), spaces, default_space, MAX_CHUNKS_PER_FILE_DOCUMENT, now
-                )
+                doc = prepare_document(parse_document(line), spaces, rules)
             except RagError as error:
                 out.put(ParsedBatch(batch, read, f"{path}:{line_number}: {error.message}"))
                 out.put(None)
@@ -145,6 +141,11 @@ def parse_file(
             chunks += len(doc.chunks)
     out.put(ParsedBatch(batch, read))
     out.put(None)
+
+
+def _file_rules(settings: Settings) -> IngestRules:
+    """A file's documents may hold any number of chunks; they are stored in batches."""
+    return replace(IngestRules.from_settings(settings), max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT)
 
 
 def _next_batch(queue: Any, process: Any) -> ParsedBatch | None:
@@ -168,7 +169,7 @@ async def _load(
     queue = context.Queue(maxsize=3)
     parser = context.Process(
         target=parse_file,
-        args=(str(path), spaces, settings.default_space, batch_chunks, utc_now(), queue),
+        args=(str(path), spaces, _file_rules(settings), batch_chunks, queue),
         daemon=True,
     )
     parser.start()

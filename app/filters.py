@@ -27,6 +27,9 @@ class FilterFields(BaseModel):
     tags_any: list[str] | None = Field(
         default=None, max_length=1000, description="Only chunks with at least one of these tags."
     )
+    tags_all: list[str] | None = Field(
+        default=None, max_length=1000, description="Only chunks with every one of these tags."
+    )
     created_after: datetime | None = Field(default=None, description="created_at >= this.")
     created_before: datetime | None = Field(default=None, description="created_at < this.")
 
@@ -35,7 +38,7 @@ class FilterFields(BaseModel):
     def filters(self) -> dict[str, Any]:
         """The filters given, as the SQL functions' p_filters argument."""
         found: dict[str, Any] = {}
-        for name in ("doc_ids", "src_prefix", "tags_any"):
+        for name in ("doc_ids", "src_prefix", "tags_any", "tags_all"):
             value = getattr(self, name)
             if value is not None:
                 found[name] = value
@@ -49,6 +52,7 @@ class FilterFields(BaseModel):
 FILTER_RULES = {
     "doc_ids": "doc_ids must be an array of non-empty strings",
     "tags_any": "tags_any must be an array of strings",
+    "tags_all": "tags_all must be an array of strings",
     "src_prefix": "src_prefix must be a non-empty string",
     "created_after": "created_after must be an ISO 8601 timestamp",
     "created_before": "created_before must be an ISO 8601 timestamp",

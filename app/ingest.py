@@ -23,17 +23,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from app.db.sqlfiles import queries, with_table
 from app.errors import BadRequest, Conflict
 from app.settings import Settings
+from app.tagging import inferred_tags, merge_tags
 from app.validation import FiniteFloat, VectorInput, as_vector, parse_model
 
 Tag = Annotated[str, Field(min_length=1, max_length=200)]
 
 CHUNK_COLUMNS = (
-    "id", "document_id", "chunk_id", "doc_id", "src", "ordinal", "chunk", "created_at",
-    "volume", "confidence", "signal_given", "model", "tags", "metadata",
+    "id", "document_id", "chunk_id", "doc_id", "src", "title", "ordinal", "chunk",
+    "created_at", "volume", "confidence", "signal_given", "model", "tags", "metadata",
 )  # fmt: skip
 CHUNK_TYPES = (
-    "int8", "int8", "text", "text", "text", "int4", "text", "timestamptz",
-    "float4", "float4", "float4", "text", "text[]", "jsonb",
+    "int8", "int8", "text", "text", "text", "text", "int4", "text",
+    "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb",
 )  # fmt: skip
 
 
@@ -102,6 +103,25 @@ class DocumentIn(BaseModel):
 DOCUMENT_RULES = {
     "doc_id": "doc_id must be a non-empty string (at most 512 characters)",
 }
+
+
+@dataclass(frozen=True)
+class IngestRules:
+    """The settings that shape how a document becomes rows."""
+
+    default_space: str
+    max_chunks: int
+    infer_tags: bool
+    now: datetime  # created_at of chunks that give none
+
+    @classmethod
+    def from_settings(cls, settings: Settings, now: datetime | None = None) -> IngestRules:
+        return cls(
+            default_space=settings.default_space,
+            max_chunks=settings.max_chunks_per_request,
+            infer_tags=settings.infer_tags,
+            now=now or utc_now(),
+        )
 
 
 @dataclass(frozen=True)
@@ -198,17 +218,18 @@ def _signal_given(chunk: ChunkIn) -> float | None:
     return None if chunk.signal is None else float(chunk.signal)
 
 
+def _chunk_tags(doc: DocumentIn, chunk: ChunkIn, infer: bool) -> list[str]:
+    inferred = inferred_tags(chunk.chunk, doc.category) if infer else []
+    return merge_tags(doc.tags, chunk.tags, inferred)
+
+
 def prepare_document(
-    doc: DocumentIn,
-    spaces: dict[str, SpaceInfo],
-    default_space: str,
-    max_chunks: int,
-    now: datetime,
+    doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules
 ) -> PreparedDocument:
     """Check every rule that does not need the stored data; build the rows to COPY."""
-    if len(doc.chunks) > max_chunks:
+    if len(doc.chunks) > rules.max_chunks:
         raise BadRequest(
-            f"chunks: at most {max_chunks} chunks per request (got {len(doc.chunks)})",
+            f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
             field="chunks",
         )
     if _has_nul(doc.doc_id, doc.src, doc.title, doc.category or "", doc.tags, doc.metadata):
@@ -228,12 +249,12 @@ def prepare_document(
             raise _chunk_error(index, chunk_id, "fields must not contain NUL (\\u0000) characters")
         if not (math.isfinite(chunk.volume * chunk.confidence)):
             raise _chunk_error(index, chunk_id, "volume * confidence overflows", field="volume")
-        vectors = _chunk_vectors(index, chunk_id, chunk, spaces, default_space)
-        tags = list(dict.fromkeys([*doc.tags, *chunk.tags]))
+        vectors = _chunk_vectors(index, chunk_id, chunk, spaces, rules.default_space)
         row = [
-            None, None, chunk_id, doc.doc_id, doc.src, index, chunk.chunk,
-            chunk.created_at or now, chunk.volume, chunk.confidence, _signal_given(chunk),
-            chunk.model, tags, Jsonb(chunk.metadata),
+            None, None, chunk_id, doc.doc_id, doc.src, doc.title, index, chunk.chunk,
+            chunk.created_at or rules.now, chunk.volume, chunk.confidence,
+            _signal_given(chunk), chunk.model, _chunk_tags(doc, chunk, rules.infer_tags),
+            Jsonb(chunk.metadata),
         ]  # fmt: skip
         prepared.append(PreparedChunk(row=row, vectors=vectors))
     row = {
@@ -332,9 +353,7 @@ async def ingest_document(
 ) -> dict[str, Any]:
     """The API path: one document, validated whole, stored in one transaction."""
     spaces = await load_spaces(conn)
-    prepared = prepare_document(
-        doc, spaces, settings.default_space, settings.max_chunks_per_request, utc_now()
-    )
+    prepared = prepare_document(doc, spaces, IngestRules.from_settings(settings))
     result = await store_documents(conn, [prepared], spaces)
     return {
         "ok": True,

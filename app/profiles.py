@@ -1,8 +1,8 @@
 """Weight profiles: named, versioned presets of the search weights.
 
-A profile sets any of ``w_cos``, ``w_rec``, ``w_sig``, ``w_lex``, ``space_weights``
-(by space name) and ``recency``; what it leaves unset falls back to the ``default``
-profile (seeded from RAG_DEFAULT_* settings, then changed through the API). Every PUT
+A profile sets any of ``w_cos``, ``w_rec``, ``w_sig``, ``w_lex``, ``hybrid_vector_weight``,
+``space_weights`` (by space name) and ``recency``; what it leaves unset falls back to the
+``default`` profile (seeded from RAG_DEFAULT_* settings, then changed through the API). Every PUT
 writes a new version; old versions stay readable. Profiles are read from the database
 on every search, so a change applies to the very next query.
 """
@@ -21,7 +21,7 @@ from app.errors import BadRequest, NotFound
 from app.recency import Recency
 from app.settings import SPACE_NAME_PATTERN
 from app.validation import UnitFloat, parse_model
-from app.weights import CUSTOM, WeightLayer
+from app.weights import AUTO, CUSTOM, WeightLayer
 
 DEFAULT_PROFILE = "default"
 
@@ -46,6 +46,9 @@ class ProfileIn(BaseModel):
     w_rec: UnitFloat | None = None
     w_sig: UnitFloat | None = None
     w_lex: UnitFloat | None = None
+    hybrid_vector_weight: UnitFloat | None = Field(
+        default=None, description="Vector share of relevance for queries with text (0..1)."
+    )
     space_weights: dict[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], UnitFloat] = Field(
         default_factory=dict, description="Weight per space name, each in [0,1]."
     )
@@ -57,6 +60,7 @@ PROFILE_RULES = {
     "w_rec": "w_rec must be a finite number in [0,1]",
     "w_sig": "w_sig must be a finite number in [0,1]",
     "w_lex": "w_lex must be a finite number in [0,1]",
+    "hybrid_vector_weight": "hybrid_vector_weight must be a finite number in [0,1]",
     "space_weights": lambda path: f"{path}: space_weights maps space names to numbers in [0,1]",
     "recency": lambda path: f"{path}: recency is {{function, half_life_days | scale_days}}",
 }
@@ -76,6 +80,7 @@ class Profile:
     w_rec: float | None = None
     w_sig: float | None = None
     w_lex: float | None = None
+    hybrid_vector_weight: float | None = None
     space_weights: dict[str, float] = field(default_factory=dict)
     recency: dict[str, Any] | None = None
     updated_at: str | None = None
@@ -85,13 +90,15 @@ class Profile:
         return cls(
             name=data["name"], version=data["version"], builtin=data.get("builtin", False),
             w_cos=data.get("w_cos"), w_rec=data.get("w_rec"), w_sig=data.get("w_sig"),
-            w_lex=data.get("w_lex"), space_weights=data.get("space_weights") or {},
+            w_lex=data.get("w_lex"), hybrid_vector_weight=data.get("hybrid_vector_weight"),
+            space_weights=data.get("space_weights") or {},
             recency=data.get("recency"),
         )  # fmt: skip
 
     def layer(self) -> WeightLayer:
         return WeightLayer(
-            w_cos=self.w_cos, w_rec=self.w_rec, w_sig=self.w_sig,
+            w_cos=self.w_cos, w_rec=self.w_rec, w_sig=self.w_sig, w_lex=self.w_lex,
+            hybrid_vector_weight=self.hybrid_vector_weight,
             space_weights=self.space_weights or None, recency=self.recency,
         )  # fmt: skip
 
@@ -99,16 +106,20 @@ class Profile:
         return {
             "name": self.name, "version": self.version, "builtin": self.builtin,
             "description": self.description, "w_cos": self.w_cos, "w_rec": self.w_rec,
-            "w_sig": self.w_sig, "w_lex": self.w_lex, "space_weights": self.space_weights,
+            "w_sig": self.w_sig, "w_lex": self.w_lex,
+            "hybrid_vector_weight": self.hybrid_vector_weight, "space_weights": self.space_weights,
             "recency": self.recency, "updated_at": self.updated_at,
         }  # fmt: skip
 
 
 def _profile(row: tuple[Any, ...]) -> Profile:
-    name, version, builtin, description, w_cos, w_rec, w_sig, w_lex, spaces, recency, at = row
+    name, version, builtin, description, w_cos, w_rec, w_sig, w_lex, share, spaces, recency, at = (
+        row
+    )
     return Profile(
         name=name, version=version, builtin=builtin, description=description, w_cos=w_cos,
-        w_rec=w_rec, w_sig=w_sig, w_lex=w_lex, space_weights=spaces or {}, recency=recency,
+        w_rec=w_rec, w_sig=w_sig, w_lex=w_lex, hybrid_vector_weight=share,
+        space_weights=spaces or {}, recency=recency,
         updated_at=at.isoformat() if at else None,
     )  # fmt: skip
 
@@ -141,12 +152,13 @@ async def profile_versions(conn: AsyncConnection, name: str) -> list[Profile]:
 
 async def put_profile(conn: AsyncConnection, name: str, body: ProfileIn) -> Profile:
     """Create the profile, or write its next version; returns the version written."""
-    if name == CUSTOM:
-        raise BadRequest("'custom' is a query_type, not a profile name")
+    if name in (CUSTOM, AUTO):
+        raise BadRequest(f"{name!r} is a query_type, not a profile name", field="name")
     recency = body.recency.model_dump(exclude_none=True) if body.recency else None
     params = {
         "name": name, "description": body.description, "w_cos": body.w_cos,
         "w_rec": body.w_rec, "w_sig": body.w_sig, "w_lex": body.w_lex,
+        "hybrid_vector_weight": body.hybrid_vector_weight,
         "space_weights": Jsonb(body.space_weights),
         "recency": Jsonb(recency) if recency else None,
     }  # fmt: skip
@@ -167,7 +179,7 @@ async def unknown_profile(conn: AsyncConnection, name: str) -> BadRequest:
     valid = [row[0] for row in await cursor.fetchall()]
     return BadRequest(
         "invalid_profile",
-        message=f"unknown profile {name!r}; valid profiles: {', '.join(valid)} (or custom)",
+        message=f"unknown profile {name!r}; valid profiles: {', '.join(valid)} (or auto, custom)",
         profile=name,
         valid_profiles=valid,
     )

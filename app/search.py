@@ -1,8 +1,10 @@
 """Weighted search: validate a request, call ``api.rag_topk_weighted``, shape the answer.
 
 The ranking itself happens in PostgreSQL (sql/functions/030_search.sql); this module
-only resolves what the client asked for (weights, spaces, filters, recency) into the
-function's arguments, and the function's rows into the response contract.
+only resolves what the client asked for (weights, spaces, filters, recency, the query's
+class) into the function's arguments, and the function's rows into the response
+contract. Two stages follow the ranking when asked for: a low-confidence retry
+(``profile: auto``) and diversity re-ranking (``diversity_factor``, app/diversity.py).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
 from pydantic import ConfigDict, Field, field_validator
 
+from app.classify import GENERAL, Classification, classify, of_class
 from app.db.sqlfiles import queries
+from app.diversity import candidate_pool, diversify
+from app.embedders import embed_query
 from app.errors import BadRequest
 from app.explain import explain_row, per_space_scores
 from app.filters import FILTER_RULES, FilterFields, utc
@@ -34,8 +39,11 @@ from app.validation import (
     parse_model,
 )
 from app.weights import (
+    AUTO,
     CUSTOM,
     BlendWeights,
+    QueryParts,
+    WeightDefaults,
     WeightLayer,
     apply_layers,
     custom_space_weights,
@@ -47,6 +55,8 @@ ROW_FIELDS = (
 )  # fmt: skip
 
 EMBEDDING_REQUIRED = "embedding (number[]) required"
+MAX_DEPTH = 1000  # offset + k
+MAX_EF_SEARCH = 1000
 
 
 class SearchRequest(FilterFields):
@@ -65,9 +75,29 @@ class SearchRequest(FilterFields):
     embeddings: dict[str, VectorInput] | None = Field(
         default=None, description="Query vectors by space name, instead of or beside embedding."
     )
-    k: int | None = Field(default=None, strict=True, ge=1, le=50, description="Rows, 1..50.")
+    query: str | None = Field(
+        default=None, min_length=1, max_length=4000,
+        description="Query text, scored by keywords (BM25, w_lex); embedded in the default "
+        "space when no vector is given and the server has an embedder.",
+    )  # fmt: skip
+    k: int | None = Field(
+        default=None, strict=True, ge=1, le=50,
+        description="Rows, 1..50 (default 5; with profile auto, the class's suggestion).",
+    )  # fmt: skip
+    offset: int = Field(
+        default=0, strict=True, ge=0, le=MAX_DEPTH - 50,
+        description="Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).",
+    )  # fmt: skip
     w_cos: UnitFloat | None = Field(
         default=None, description="Semantic weight; default max(0, 1 - (w_rec + w_sig))."
+    )
+    w_lex: UnitFloat | None = Field(
+        default=None, description="Keyword (BM25) weight; needs query text."
+    )
+    hybrid_vector_weight: UnitFloat | None = Field(
+        default=None,
+        description="Share of the relevance weight given to vectors when w_lex is not set "
+        "(0 = keywords only, 1 = vectors only); default RAG_HYBRID_VECTOR_WEIGHT.",
     )
     w_rec: UnitFloat | None = Field(default=None, description="Recency weight in [0,1].")
     w_sig: UnitFloat | None = Field(default=None, description="Signal weight in [0,1].")
@@ -103,6 +133,16 @@ class SearchRequest(FilterFields):
     min_similarity: UnitFloat | None = Field(
         default=None, description="Drop chunks whose semantic part (sem) is lower (0..1)."
     )
+    max_per_source: int | None = Field(
+        default=None, strict=True, ge=0, le=1000,
+        description="At most this many rows per src (doc_id when src is empty); 0 = no "
+        "limit; default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.",
+    )  # fmt: skip
+    diversity_factor: UnitFloat | None = Field(
+        default=None,
+        description="Maximal marginal relevance re-ranking with the default space's vectors: "
+        "0 = off (default), 1 = only novelty counts after the first row.",
+    )
     explain: bool = Field(
         default=False, strict=True,
         description="Add each row's components and the query's weights_applied.",
@@ -126,11 +166,20 @@ class SearchRequest(FilterFields):
             )
         return self.profile or self.query_type
 
+    def text(self) -> str | None:
+        return self.query.strip() or None if self.query else None
+
 
 SEARCH_RULES = {
     "embedding": EMBEDDING_REQUIRED,
     "k": "k must be 1..50",
+    "offset": f"offset must be an integer in 0..{MAX_DEPTH - 50}",
+    "query": "query must be a non-empty string of at most 4000 characters",
     "w_cos": "w_cos must be a finite number in [0,1]",
+    "w_lex": "w_lex must be a finite number in [0,1]",
+    "hybrid_vector_weight": "hybrid_vector_weight must be a finite number in [0,1]",
+    "max_per_source": "max_per_source must be an integer >= 0 (0 = no limit)",
+    "diversity_factor": "diversity_factor must be a number in [0,1]",
     "w_rec": "w_rec must be a finite number in [0,1]",
     "w_sig": "w_sig must be a finite number in [0,1]",
     "embeddings": lambda path: f"{path} must be a non-empty number[] keyed by space name",
@@ -173,6 +222,18 @@ class SearchQuery:
     options: dict[str, Any] = field(default_factory=dict)
     profile: Profile | None = None
     registry: list[str] = field(default_factory=list)
+    text: str | None = None
+    offset: int = 0
+    diversity: float = 0.0
+    classification: Classification | None = None
+    retry: dict[str, Any] | None = None  # the low-confidence retry, when one ran
+
+    @property
+    def depth(self) -> int:
+        """How many ranked rows the database returns: the pages before this one, this
+        one, and the candidates diversity re-ranks."""
+        wanted = self.offset + self.k
+        return candidate_pool(wanted) if self.diversity > 0 else wanted
 
 
 def parse_search_request(body: bytes | dict[str, Any]) -> SearchRequest:
@@ -189,8 +250,13 @@ def _query_vector(values: list[float] | str, field: str) -> np.ndarray:
 
 
 def _query_vectors(
-    request: SearchRequest, default_space: str
+    request: SearchRequest, default_space: str, text_vector: np.ndarray | None = None
 ) -> tuple[list[str], list[np.ndarray]]:
+    if request.embedding is None and not request.embeddings:
+        if text_vector is not None:
+            return [default_space], [text_vector]
+        if request.text():
+            return [], []  # keywords only
     fields = {space: f"embeddings.{space}" for space in request.embeddings or {}}
     named: dict[str, list[float] | str] = dict(request.embeddings or {})
     if request.embedding is not None:
@@ -231,8 +297,13 @@ def _searched(
     return [s for s, _ in kept], [v for _, v in kept]
 
 
-def _layers(request: SearchRequest, context: SearchContext) -> list[tuple[str, WeightLayer]]:
+def _layers(
+    request: SearchRequest, context: SearchContext, classification: Classification | None
+) -> list[tuple[str, WeightLayer]]:
     layers: list[tuple[str, WeightLayer]] = []
+    if classification is not None:
+        share = WeightLayer(hybrid_vector_weight=classification.vector_share)
+        layers.append((f"{AUTO}:{classification.query_class}", share))
     if request.profile_name() == CUSTOM:
         weights = custom_space_weights(request.weights, context.registry)
         layers.append((CUSTOM, WeightLayer(space_weights=weights)))
@@ -245,10 +316,15 @@ def _layers(request: SearchRequest, context: SearchContext) -> list[tuple[str, W
 
 
 def _options(request: SearchRequest, settings: Settings, recency: Recency) -> dict[str, Any]:
+    max_per_source = request.max_per_source
     options: dict[str, Any] = {
         "recency": {"function": recency.function, "scale_days": recency.scale()},
         "ef_search": settings.hnsw_ef_search,
         "exact": request.exact,
+        "max_per_source": (
+            settings.search_diversity_max_per_source if max_per_source is None else max_per_source
+        ),
+        "bm25": {"k1": settings.bm25_k1, "b": settings.bm25_b},
     }
     if request.min_score is not None:
         options["min_score"] = request.min_score
@@ -259,22 +335,43 @@ def _options(request: SearchRequest, settings: Settings, recency: Recency) -> di
     return options
 
 
-def build_query(request: SearchRequest, settings: Settings, context: SearchContext) -> SearchQuery:
+def query_classification(request: SearchRequest) -> Classification | None:
+    """``profile: auto`` (the default for a query with text and no profile): the class
+    of the query text."""
+    name = request.profile_name()
+    if name == AUTO and not request.text():
+        raise BadRequest("profile auto classifies the query text: give query", field="profile")
+    if name in (None, AUTO) and request.text():
+        return classify(request.text() or "")
+    return None
+
+
+def build_query(
+    request: SearchRequest,
+    settings: Settings,
+    context: SearchContext,
+    text_vector: np.ndarray | None = None,
+    classification: Classification | None = None,
+) -> SearchQuery:
     """Apply the profiles and the weight rules; everything the database call needs."""
-    spaces, vectors = _query_vectors(request, settings.default_space)
+    spaces, vectors = _query_vectors(request, settings.default_space, text_vector)
     spaces, vectors = _searched(spaces, vectors, request.active_spaces, context.registry)
     given = WeightLayer(
-        w_cos=request.w_cos, w_rec=request.w_rec, w_sig=request.w_sig,
-        space_weights=request.space_weights,
+        w_cos=request.w_cos, w_rec=request.w_rec, w_sig=request.w_sig, w_lex=request.w_lex,
+        hybrid_vector_weight=request.hybrid_vector_weight, space_weights=request.space_weights,
         recency=request.recency.model_dump() if request.recency else None,
     )  # fmt: skip
+    defaults = WeightDefaults(
+        settings.default_w_rec, settings.default_w_sig, settings.hybrid_vector_weight
+    )
+    parts = QueryParts(semantic=bool(spaces), lexical=request.text() is not None)
     applied = apply_layers(
-        given, _layers(request, context), spaces,
-        default_w_rec=settings.default_w_rec, default_w_sig=settings.default_w_sig,
-    )  # fmt: skip
+        given, _layers(request, context, classification), spaces, defaults=defaults, parts=parts
+    )
     recency = Recency.model_validate(applied.recency) if applied.recency else Recency()
+    suggested = classification.suggested_k if classification else settings.default_k
     return SearchQuery(
-        k=request.k if request.k is not None else settings.default_k,
+        k=request.k if request.k is not None else suggested,
         weights=applied.blend,
         spaces=spaces,
         vectors=vectors,
@@ -283,19 +380,24 @@ def build_query(request: SearchRequest, settings: Settings, context: SearchConte
         options=_options(request, settings, recency),
         profile=context.profile or context.default,
         registry=context.registry,
+        text=request.text(),
+        offset=request.offset,
+        diversity=request.diversity_factor or 0.0,
+        classification=classification,
     )
 
 
 async def load_context(conn: AsyncConnection, profile: str | None) -> SearchContext:
-    wanted = [DEFAULT_PROFILE] if profile in (None, CUSTOM) else [DEFAULT_PROFILE, profile]
+    named = profile not in (None, CUSTOM, AUTO)
+    wanted = [DEFAULT_PROFILE, profile] if named else [DEFAULT_PROFILE]
     cursor = await conn.execute(queries("profiles").search_context, (wanted,), prepare=True)
     row = await cursor.fetchone()
     profiles, spaces = row if row else (None, None)
     found = {p["name"]: Profile.from_json(p) for p in profiles or []}
     registry = [space["name"] for space in spaces or []]
-    if profile not in (None, CUSTOM) and profile not in found:
+    if named and profile not in found:
         raise await unknown_profile(conn, profile)
-    chosen = found.get(profile) if profile not in (None, CUSTOM) else None
+    chosen = found.get(profile) if named and profile else None
     return SearchContext(found.get(DEFAULT_PROFILE, Profile(DEFAULT_PROFILE, 0, True)),
                          chosen, registry)  # fmt: skip
 
@@ -308,12 +410,14 @@ async def run_topk(conn: AsyncConnection, query: SearchQuery) -> dict[str, Any]:
             [Vector(v) for v in query.vectors],
             query.spaces,
             [query.space_weights[s] for s in query.spaces],
-            query.k,
+            query.depth,
             query.weights.w_cos,
             query.weights.w_rec,
             query.weights.w_sig,
             Jsonb(query.filters),
             Jsonb(query.options),
+            query.weights.lex,
+            query.text,
         ),
         prepare=True,
     )
@@ -331,41 +435,104 @@ def weights_applied(query: SearchQuery) -> dict[str, Any]:
     return {**query.weights.as_dict(), "space_weights": query.space_weights}
 
 
-def search_response(
-    request: SearchRequest, query: SearchQuery, result: dict[str, Any], started: float
-) -> dict[str, Any]:
-    meta = result["meta"]
+def _response_row(row: dict[str, Any], query: SearchQuery, request: SearchRequest) -> dict:
     per_space = request.include_per_space_scores
     if per_space is None:
         per_space = request.explain
-    rows = []
-    for row in result["rows"]:
-        out = contract_row(row)
-        if request.explain:
-            out.update(explain_row(row, query))
-        if per_space:
-            out["per_space_scores"] = per_space_scores(row, query)
-        rows.append(out)
+    out = contract_row(row)
+    if query.text is not None:
+        out["lex"] = row.get("lex")
+    if request.explain:
+        out.update(explain_row(row, query))
+    if per_space:
+        out["per_space_scores"] = per_space_scores(row, query)
+    return out
+
+
+def _metadata(query: SearchQuery, meta: dict[str, Any], started: float) -> dict[str, Any]:
     profile = query.profile
     return {
+        "strategy": meta["strategy"],
+        "exact": meta["exact"],
+        "fell_back_to_scan": meta["fell_back"],
+        "candidates_scanned": meta["candidates_scanned"],
+        "total_candidates_scanned": meta["candidates_scanned"],
+        "keyword_matches": meta.get("keyword_matches"),
+        "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
+        "sql_time_ms": meta["search_time_ms"],
+        "spaces_searched": query.spaces,
+        "space_weights": query.space_weights,
+        "profile_used": {"name": profile.name, "version": profile.version} if profile else None,
+        "weights_applied": weights_applied(query),
+        "offset": query.offset,
+        "max_per_source": query.options["max_per_source"],
+        "diversity_factor": query.diversity,
+        "low_confidence_retry": query.retry is not None,
+    }
+
+
+def search_response(
+    request: SearchRequest,
+    query: SearchQuery,
+    result: dict[str, Any],
+    started: float,
+    rows: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The response contract; ``rows``: the page to return (default: the result's)."""
+    page = result["rows"] if rows is None else rows
+    response: dict[str, Any] = {
         "ok": True,
         "k": query.k,
         "weights": query.weights.as_dict(),
-        "rows": rows,
-        "query_metadata": {
-            "strategy": meta["strategy"],
-            "exact": meta["exact"],
-            "fell_back_to_scan": meta["fell_back"],
-            "candidates_scanned": meta["candidates_scanned"],
-            "total_candidates_scanned": meta["candidates_scanned"],
-            "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
-            "sql_time_ms": meta["search_time_ms"],
-            "spaces_searched": query.spaces,
-            "space_weights": query.space_weights,
-            "profile_used": {"name": profile.name, "version": profile.version} if profile else None,
-            "weights_applied": weights_applied(query),
-        },
+        "rows": [_response_row(row, query, request) for row in page],
+        "query_metadata": _metadata(query, result["meta"], started),
     }
+    if query.classification is not None:
+        response["classification"] = {
+            **query.classification.as_dict(),
+            "weights": query.weights.as_dict(),
+            "retry": query.retry,
+        }
+    return response
+
+
+def relevance(row: dict[str, Any], weights: BlendWeights) -> float:
+    """The part of a row's score that says how well it answers the query (0..1)."""
+    total = weights.w_cos + weights.lex
+    if total <= 0:
+        return 1.0
+    return (weights.w_cos * (row.get("sem") or 0.0) + weights.lex * (row.get("lex") or 0.0)) / total
+
+
+def _low_confidence(query: SearchQuery, rows: list[dict[str, Any]], floor: float) -> bool:
+    """A classified query whose best row answers it poorly (class general excepted: the
+    retry would ask the same question again)."""
+    if query.classification is None or query.classification.query_class == GENERAL:
+        return False
+    return not rows or relevance(rows[0], query.weights) < floor
+
+
+async def _retry_general(
+    conn: AsyncConnection, request: SearchRequest, settings: Settings, context: SearchContext,
+    first: SearchQuery, first_rows: list[dict[str, Any]], text_vector: np.ndarray | None,
+) -> tuple[SearchQuery, dict[str, Any]]:  # fmt: skip
+    """Run the query again with the general balance and a deeper HNSW candidate pool."""
+    assert first.classification is not None
+    general = of_class(GENERAL, first.classification.confidence, "low-confidence retry")
+    query = build_query(request, settings, context, text_vector, general)
+    query.classification = first.classification
+    ef_search = min(MAX_EF_SEARCH, 4 * int(query.options["ef_search"]))
+    query.options["ef_search"] = ef_search
+    best = relevance(first_rows[0], first.weights) if first_rows else None
+    query.retry = {
+        "reason": f"best relevance {best if best is None else round(best, 4)} is under "
+        f"RAG_LOW_CONFIDENCE_SCORE ({settings.low_confidence_score})",
+        "first_weights": first.weights.as_dict(),
+        "first_best_relevance": best,
+        "class_used": GENERAL,
+        "ef_search": ef_search,
+    }
+    return query, await run_topk(conn, query)
 
 
 async def search(
@@ -373,9 +540,27 @@ async def search(
 ) -> dict[str, Any]:
     started = time.perf_counter()
     context = await load_context(conn, request.profile_name())
-    query = build_query(request, settings, context)
+    classification = query_classification(request)
+    text_vector = await query_text_vector(request, settings)
+    query = build_query(request, settings, context, text_vector, classification)
     result = await run_topk(conn, query)
-    response = search_response(request, query, result, started)
+    if _low_confidence(query, result["rows"], settings.low_confidence_score):
+        query, result = await _retry_general(
+            conn, request, settings, context, query, result["rows"], text_vector
+        )
+    rows = result["rows"]
+    if query.diversity > 0:
+        rows = await diversify(conn, query, rows, settings.default_space)
+    page = rows[query.offset : query.offset + query.k]
+    response = search_response(request, query, result, started, page)
     if request.include_purpose_alignment:
         await add_purpose_alignment(conn, request, query.spaces, response["rows"])
     return response
+
+
+async def query_text_vector(request: SearchRequest, settings: Settings) -> np.ndarray | None:
+    """The query text embedded in the default space, when the request has text, no
+    vector, and the server has an embedder."""
+    if request.embedding is not None or request.embeddings or not request.text():
+        return None
+    return await embed_query(settings, request.text() or "")

@@ -49,10 +49,17 @@ class Settings(BaseSettings):
     default_w_rec: float = Field(default=0.1, ge=0, le=1)
     default_w_sig: float = Field(default=0.1, ge=0, le=1)
     default_k: int = Field(default=5, ge=1, le=50)
+    hybrid_vector_weight: float = Field(default=0.5, ge=0, le=1)
+    bm25_k1: float = Field(default=1.2, gt=0, le=10)
+    bm25_b: float = Field(default=0.75, ge=0, le=1)
+    search_diversity_max_per_source: int = Field(default=3, ge=0, le=1000)
+    low_confidence_score: float = Field(default=0.25, ge=0, le=1)
+    embedder: Literal["auto", "local", "none"] = "auto"
 
     # --- ingest --------------------------------------------------------------------
     max_chunks_per_request: int = Field(default=1000, ge=1)
     max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    infer_tags: bool = True
 
     # --- access --------------------------------------------------------------------
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)

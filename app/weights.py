@@ -1,14 +1,22 @@
 """The weight rules: how the weights a client sends become the weights a search uses.
 
-Where each weight comes from, field by field (``w_cos``, ``w_rec``, ``w_sig``,
-``space_weights``, ``recency``): the request if it gives the field, else the profile the
-request names (``profile`` or its alias ``query_type``), else the ``default`` profile,
-else the settings (RAG_DEFAULT_W_REC / RAG_DEFAULT_W_SIG).
+Where each weight comes from, field by field (``w_cos``, ``w_lex``, ``w_rec``, ``w_sig``,
+``hybrid_vector_weight``, ``space_weights``, ``recency``): the request if it gives the
+field, else the profile the request names (``profile`` or its alias ``query_type``; with
+``auto``, the query's classification), else the ``default`` profile, else the settings
+(RAG_DEFAULT_W_REC, RAG_DEFAULT_W_SIG, RAG_HYBRID_VECTOR_WEIGHT).
 
-Blend weights:
+Blend weights (the score is w_cos*sem + w_lex*lex + w_rec*rec + w_sig*sig):
   * each weight is a finite number in [0, 1];
-  * when no layer sets ``w_cos`` it is ``max(0, 1 - (w_rec + w_sig))``;
-  * the three are then divided by their sum, so they always add up to 1
+  * a query without text has no keyword part (``w_lex`` is 0 and is not reported); a
+    query without vectors has no semantic part (``w_cos`` is 0);
+  * when no layer sets ``w_lex``: the relevance weight ``r`` is ``w_cos`` if a layer sets
+    it, else ``max(0, 1 - (w_rec + w_sig))``; a query with text and vectors splits it by
+    the vector share ``h`` (``hybrid_vector_weight``, 0 = keywords only, 1 = vectors only):
+    ``w_cos = r * h``, ``w_lex = r * (1 - h)``; with text only, ``w_lex = r``;
+  * when a layer sets ``w_lex``: ``w_cos`` is the one set, else
+    ``max(0, 1 - (w_lex + w_rec + w_sig))``;
+  * the weights are then divided by their sum, so they always add up to 1
     (``w_rec=0.6, w_sig=0.6`` scores with 0, 0.5, 0.5); all zero is an error.
 
 Space weights apply to the spaces searched (``active_spaces``, by default every space the
@@ -32,6 +40,7 @@ from typing import Any
 from app.errors import BadRequest
 
 CUSTOM = "custom"
+AUTO = "auto"  # classify the query text (app/classify.py)
 CUSTOM_TOLERANCE = 0.01
 
 
@@ -40,9 +49,34 @@ class BlendWeights:
     w_cos: float
     w_rec: float
     w_sig: float
+    w_lex: float | None = None  # None: the query has no text, so no keyword part
+
+    @property
+    def lex(self) -> float:
+        return self.w_lex or 0.0
 
     def as_dict(self) -> dict[str, float]:
-        return {"w_cos": self.w_cos, "w_rec": self.w_rec, "w_sig": self.w_sig}
+        weights = {"w_cos": self.w_cos, "w_rec": self.w_rec, "w_sig": self.w_sig}
+        if self.w_lex is not None:
+            weights["w_lex"] = self.w_lex
+        return weights
+
+
+@dataclass(frozen=True)
+class WeightDefaults:
+    """The settings' weights, used where no layer sets one."""
+
+    w_rec: float
+    w_sig: float
+    vector_share: float = 1.0  # RAG_HYBRID_VECTOR_WEIGHT
+
+
+@dataclass(frozen=True)
+class QueryParts:
+    """What a query can be scored on."""
+
+    semantic: bool = True  # it has vectors
+    lexical: bool = False  # it has text
 
 
 @dataclass(frozen=True)
@@ -52,6 +86,8 @@ class WeightLayer:
     w_cos: float | None = None
     w_rec: float | None = None
     w_sig: float | None = None
+    w_lex: float | None = None
+    hybrid_vector_weight: float | None = None
     space_weights: Mapping[str, float] | None = None
     recency: Mapping[str, Any] | None = None
 
@@ -72,6 +108,21 @@ def _check_unit(name: str, value: float) -> float:
     return float(value)
 
 
+def _relevance(
+    cos: float | None, lex: float | None, rec: float, sig: float, share: float, parts: QueryParts
+) -> tuple[float, float]:
+    """w_cos and w_lex before normalisation."""
+    if not parts.lexical:
+        return (max(0.0, 1.0 - (rec + sig)) if cos is None else cos), 0.0
+    if lex is not None:
+        if not parts.semantic:
+            return 0.0, lex
+        return (max(0.0, 1.0 - (lex + rec + sig)) if cos is None else cos), lex
+    relevance = max(0.0, 1.0 - (rec + sig)) if cos is None else cos
+    share = share if parts.semantic else 0.0
+    return relevance * share, relevance * (1.0 - share)
+
+
 def blend_weights(
     w_rec: float | None,
     w_sig: float | None,
@@ -79,15 +130,27 @@ def blend_weights(
     *,
     default_w_rec: float,
     default_w_sig: float,
+    w_lex: float | None = None,
+    vector_share: float = 1.0,
+    parts: QueryParts = QueryParts(),
 ) -> BlendWeights:
     """Apply the blend-weight rule (see the module docstring)."""
     rec = _check_unit("w_rec", default_w_rec if w_rec is None else w_rec)
     sig = _check_unit("w_sig", default_w_sig if w_sig is None else w_sig)
-    cos = max(0.0, 1.0 - (rec + sig)) if w_cos is None else _check_unit("w_cos", w_cos)
-    total = cos + rec + sig
+    cos = None if w_cos is None else _check_unit("w_cos", w_cos)
+    lex = None if w_lex is None else _check_unit("w_lex", w_lex)
+    share = _check_unit("hybrid_vector_weight", vector_share)
+    cos, lex = _relevance(cos, lex, rec, sig, share, parts)
+    if not parts.semantic:
+        cos = 0.0
+    total = cos + lex + rec + sig
     if total <= 0:
-        raise BadRequest("weights must not all be 0 (w_cos, w_rec, w_sig)", field="w_cos")
-    return BlendWeights(w_cos=cos / total, w_rec=rec / total, w_sig=sig / total)
+        names = "w_cos, w_lex, w_rec, w_sig" if parts.lexical else "w_cos, w_rec, w_sig"
+        raise BadRequest(f"weights must not all be 0 ({names})", field="w_cos")
+    return BlendWeights(
+        w_cos=cos / total, w_rec=rec / total, w_sig=sig / total,
+        w_lex=lex / total if parts.lexical else None,
+    )  # fmt: skip
 
 
 def _normalised(raw: Mapping[str, float], spaces: Sequence[str]) -> dict[str, float]:
@@ -173,29 +236,47 @@ def _first(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> tuple[A
     return None, None
 
 
+def _check_parts(request: WeightLayer, parts: QueryParts) -> None:
+    """A request may not weigh a part its query does not have."""
+    if not parts.lexical and request.w_lex:
+        raise BadRequest("w_lex needs query text (the query field)", field="w_lex")
+    if not parts.semantic and request.w_cos:
+        raise BadRequest(
+            "w_cos needs a query vector (embedding or embeddings), or a server embedder",
+            field="w_cos",
+        )
+
+
 def apply_layers(
     request: WeightLayer,
     profiles: Sequence[tuple[str, WeightLayer]],
     spaces: Sequence[str],
     *,
-    default_w_rec: float,
-    default_w_sig: float,
+    defaults: WeightDefaults,
+    parts: QueryParts = QueryParts(),
 ) -> AppliedWeights:
     """The weights a search uses: request > profiles (in order) > settings, field by field.
 
     ``request.space_weights`` is validated as the request's own (strict); a profile's
     only has to name a searched space to count.
     """
+    _check_parts(request, parts)
     layers = [("request", request), *profiles]
     sources: dict[str, str] = {}
     values: dict[str, float | None] = {}
-    for attribute in ("w_cos", "w_rec", "w_sig"):
+    for attribute in ("w_cos", "w_lex", "w_rec", "w_sig", "hybrid_vector_weight"):
         value, source = _first(layers, attribute)
         values[attribute] = value
-        sources[attribute] = source or ("rule" if attribute == "w_cos" else "settings")
+        sources[attribute] = source or ("rule" if attribute in ("w_cos", "w_lex") else "settings")
+    if not parts.lexical:
+        values["w_lex"] = None
+        sources.pop("w_lex")
+        sources.pop("hybrid_vector_weight")
+    share = values["hybrid_vector_weight"]
     blend = blend_weights(
         values["w_rec"], values["w_sig"], values["w_cos"],
-        default_w_rec=default_w_rec, default_w_sig=default_w_sig,
+        default_w_rec=defaults.w_rec, default_w_sig=defaults.w_sig, w_lex=values["w_lex"],
+        vector_share=defaults.vector_share if share is None else share, parts=parts,
     )  # fmt: skip
     if request.space_weights is not None:
         spaces_applied, sources["space_weights"] = (

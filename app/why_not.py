@@ -1,8 +1,10 @@
 """``POST /api/rag/explain``: where one chunk ranks for a search, and what kept it out.
 
 The answer names the stage: ``included`` (it is in the top-k), ``filter`` (and which
-filters it fails), ``min_similarity`` or ``min_score`` (its semantic part or score is
-under the floor), or ``outscored`` (and by how much it trails the k-th result).
+filters it fails), ``no_keyword_match`` (a keyword-only search, and the chunk holds none
+of the query's terms), ``min_similarity`` or ``min_score`` (its semantic part or score
+is under the floor), ``max_per_source`` (it scores high enough, but better chunks of its
+source filled the cap), or ``outscored`` (and by how much it trails the k-th result).
 Its rank is counted over every chunk that passes the filters: like ``exact: true``,
 this costs a scan.
 """
@@ -25,6 +27,8 @@ from app.search import (
     build_query,
     contract_row,
     load_context,
+    query_classification,
+    query_text_vector,
     run_topk,
     weights_applied,
 )
@@ -54,7 +58,7 @@ async def _chunk_detail(conn: AsyncConnection, query: SearchQuery, chunk_id: str
             [Vector(v) for v in query.vectors], query.spaces,
             [query.space_weights[s] for s in query.spaces], query.weights.w_cos,
             query.weights.w_rec, query.weights.w_sig, Jsonb(query.filters),
-            Jsonb(query.options), chunk_id,
+            Jsonb(query.options), chunk_id, query.weights.lex, query.text,
         ),
     )  # fmt: skip
     row = await cursor.fetchone()
@@ -73,20 +77,32 @@ def _stage(
     if detail["failed_filters"]:
         return {"stage": "filter", "failed_filters": detail["failed_filters"]}
     if detail["eligible_score"] is None:
+        if request.min_similarity is None or detail["sem"] >= request.min_similarity:
+            return {"stage": "no_keyword_match", "lex": detail["lex"]}
         return {"stage": "min_similarity", "min_similarity": request.min_similarity,
                 "sem": detail["sem"]}  # fmt: skip
     if request.min_score is not None and detail["score"] < request.min_score:
         return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
                 "short_by": request.min_score - detail["score"]}  # fmt: skip
+    if kth is not None and detail["score"] >= kth:
+        same = [row for row in rows if _source(row) == detail["source"]]
+        return {"stage": "max_per_source", "source": detail["source"],
+                "rows_of_source": len(same)}  # fmt: skip
     return {"stage": "outscored", "kth_score": kth,
             "short_by": None if kth is None else kth - detail["score"]}  # fmt: skip
+
+
+def _source(row: dict[str, Any]) -> str:
+    return row["src"] or row["doc_id"]
 
 
 async def explain_chunk(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> dict[str, Any]:
     context = await load_context(conn, request.profile_name())
-    query = build_query(request, settings, context)
+    text_vector = await query_text_vector(request, settings)
+    query = build_query(request, settings, context, text_vector, query_classification(request))
+    query.offset = 0
     result = await run_topk(conn, query)
     detail = await _chunk_detail(conn, query, request.chunk_id)
     as_row = {**detail, "score": detail["score"]}

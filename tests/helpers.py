@@ -15,7 +15,13 @@ from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
 
 from app.db.pool import configure_connection
-from app.ingest import DocumentIn, load_spaces, prepare_document, store_documents
+from app.ingest import (
+    DocumentIn,
+    IngestRules,
+    load_spaces,
+    prepare_document,
+    store_documents,
+)
 
 AS_OF = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TAGS = ["alpha", "beta", "gamma", "delta", "eps"]
@@ -94,12 +100,8 @@ def store_corpus(url: str, docs: list[dict[str, Any]], default_space: str = "def
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await configure_connection(conn)
             spaces = await load_spaces(conn)
-            prepared = [
-                prepare_document(
-                    DocumentIn.model_validate(d), spaces, default_space, 100_000, AS_OF
-                )
-                for d in docs
-            ]
+            rules = IngestRules(default_space, max_chunks=100_000, infer_tags=False, now=AS_OF)
+            prepared = [prepare_document(DocumentIn.model_validate(d), spaces, rules) for d in docs]
             await store_documents(conn, prepared, spaces)
 
     asyncio.run(run())

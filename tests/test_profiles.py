@@ -270,7 +270,7 @@ def test_min_similarity_keeps_chunks_similar_enough(client, twelve):
     q = {"e1_semantic": twelve["query"]["e1_semantic"]}
     for strategy_body in ({}, {"exact": True}):
         body = search(client, embeddings=q, k=50, min_similarity=0.6, explain=True,
-                      src_prefix=twelve["prefix"], **strategy_body)  # fmt: skip
+                      src_prefix=twelve["prefix"], max_per_source=0, **strategy_body)  # fmt: skip
         assert body["rows"]
         assert all(row["components"]["sem"]["raw"] >= 0.6 for row in body["rows"])
         expected = [

@@ -20,7 +20,13 @@ from psycopg import AsyncConnection
 
 from app.db.pool import configure_connection
 from app.db.sqlfiles import queries
-from app.ingest import DocumentIn, load_spaces, prepare_document, store_documents, utc_now
+from app.ingest import (
+    DocumentIn,
+    IngestRules,
+    load_spaces,
+    prepare_document,
+    store_documents,
+)
 from app.settings import Settings
 from app.spaces import SpaceIn, register_space
 
@@ -78,12 +84,10 @@ async def load_demo(conn: AsyncConnection, settings: Settings) -> int:
         return 0
     space = await _demo_space(conn, settings)
     spaces = await load_spaces(conn)
-    now = utc_now()
+    rules = IngestRules.from_settings(settings)
     prepared = [
-        prepare_document(
-            DocumentIn.model_validate(_as_ingest_body(raw, space, now)),
-            spaces, settings.default_space, settings.max_chunks_per_request, now,
-        )
+        prepare_document(DocumentIn.model_validate(_as_ingest_body(raw, space, rules.now)),
+                         spaces, rules)
         for raw in raw_docs
     ]  # fmt: skip
     result = await store_documents(conn, prepared, spaces)

@@ -16,3 +16,18 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- The vectors of some chunks in one space (a chunk with none there is left out).
+CREATE OR REPLACE FUNCTION api.chunk_vectors(p_space text, p_chunk_ids text[])
+RETURNS TABLE (chunk_id text, embedding vector)
+LANGUAGE plpgsql STABLE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'SELECT c.chunk_id, v.embedding::vector
+         FROM rag.chunks c JOIN rag.%I v ON v.chunk_pk = c.id
+         WHERE c.chunk_id = ANY($1)',
+        api.vector_table((SELECT id FROM rag.spaces WHERE name = p_space)))
+    USING p_chunk_ids;
+END
+$$;

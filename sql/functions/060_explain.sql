@@ -12,7 +12,9 @@ CREATE OR REPLACE FUNCTION api.explain_chunk(
     p_w_sig float8,
     p_filters jsonb,
     p_options jsonb,
-    p_chunk_id text
+    p_chunk_id text,
+    p_w_lex float8 DEFAULT 0,
+    p_query text DEFAULT NULL
 ) RETURNS jsonb
 LANGUAGE plpgsql
 AS $$
@@ -31,6 +33,7 @@ DECLARE
     v_passes boolean;
     v_part jsonb;
     v_rank bigint;
+    v_lex record;
 BEGIN
     SELECT id INTO v_id FROM rag.chunks WHERE chunk_id = p_chunk_id;
     IF v_id IS NULL THEN
@@ -39,12 +42,16 @@ BEGIN
             DETAIL = jsonb_build_object('chunk_id', p_chunk_id)::text;
     END IF;
     v_sql := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                            v_filters, v_options);
-    v_plain := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                              v_filters, v_options - 'min_similarity');
+                            v_filters, v_options, p_w_lex);
+    -- The same score without the eligibility rules. A w_cos of 1 only keeps the
+    -- keyword-only rule out of the text; the score's weights come from v_numbers.
+    v_plain := api.search_sql(p_vectors, p_spaces, p_space_weights, 1, p_w_rec, p_w_sig,
+                              v_filters, v_options - 'min_similarity', p_w_lex);
     v_args := api.search_args(v_filters, v_options);
     v_numbers := api.search_numbers(p_w_cos, p_w_rec, p_w_sig, v_sql.rec_scale, v_now,
-                                    coalesce(p_space_weights, '{}'));
+                                    coalesce(p_space_weights, '{}'), p_w_lex);
+    v_lex := api.lex_matches(CASE WHEN p_w_lex > 0 THEN p_query END, 'true', v_args,
+                             v_options -> 'bm25');
     -- Each filter on its own, to name the ones the chunk fails.
     FOR v_key IN SELECT jsonb_object_keys(v_filters) LOOP
         v_one := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
@@ -58,20 +65,23 @@ BEGIN
     END LOOP;
     EXECUTE format(
         'SELECT jsonb_build_object(''score'', %s, ''eligible_score'', %s, ''sem'', %s,
-                ''rec'', %s, ''sig'', c.signal::float8, ''sims'', %s)
-         FROM rag.chunks c %s WHERE c.id = $3[1]',
-        v_plain.score, v_sql.score, v_sql.sem, v_sql.rec, v_sql.sims, v_sql.joins)
+                ''lex'', %s, ''rec'', %s, ''sig'', c.signal::float8, ''sims'', %s,
+                ''source'', %s)
+         FROM rag.chunks c %s %s WHERE c.id = $3[1]',
+        v_plain.score, v_sql.score, v_sql.sem, v_sql.lex, v_sql.rec, v_sql.sims,
+        v_sql.source, v_sql.joins, v_sql.lex_join)
     INTO v_part
     USING p_vectors, v_args, ARRAY[v_id], NULL::text[], NULL::float8[], NULL::box[],
-          NULL::float8, NULL::bigint[], v_numbers;
+          NULL::float8, NULL::bigint[], v_numbers, v_lex.ids, v_lex.scores;
     IF cardinality(v_failed) = 0 AND v_part ->> 'eligible_score' IS NOT NULL THEN
         EXECUTE format(
-            'SELECT count(*) + 1 FROM rag.chunks c %s
+            'SELECT count(*) + 1 FROM rag.chunks c %s %s
              WHERE %s AND (%s > $7 OR (%s = $7 AND c.chunk_id < $4[1]))',
-            v_sql.joins, v_sql.filter, v_sql.score, v_sql.score)
+            v_sql.joins, v_sql.lex_join, v_sql.filter, v_sql.score, v_sql.score)
         INTO v_rank
         USING p_vectors, v_args, NULL::bigint[], ARRAY[p_chunk_id], NULL::float8[],
-              NULL::box[], (v_part ->> 'score')::float8, NULL::bigint[], v_numbers;
+              NULL::box[], (v_part ->> 'score')::float8, NULL::bigint[], v_numbers,
+              v_lex.ids, v_lex.scores;
     END IF;
     RETURN v_part || jsonb_build_object('chunk_id', p_chunk_id, 'failed_filters',
                                         to_jsonb(v_failed), 'rank', v_rank);

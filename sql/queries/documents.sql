@@ -23,8 +23,8 @@ SELECT count(*) FROM gone;
 SELECT nextval(pg_get_serial_sequence('rag.chunks', 'id')) FROM generate_series(1, %s);
 
 -- name: copy_chunks
-COPY rag.chunks (id, document_id, chunk_id, doc_id, src, ordinal, chunk, created_at,
-                 volume, confidence, signal_given, model, tags, metadata)
+COPY rag.chunks (id, document_id, chunk_id, doc_id, src, title, ordinal, chunk,
+                 created_at, volume, confidence, signal_given, model, tags, metadata)
 FROM STDIN (FORMAT BINARY);
 
 -- name: copy_vectors

@@ -1,24 +1,24 @@
 -- name: list_profiles
 SELECT p.name, p.version, p.builtin, v.description, v.w_cos, v.w_rec, v.w_sig, v.w_lex,
-       v.space_weights, v.recency, p.updated_at
+       v.hybrid_vector_weight, v.space_weights, v.recency, p.updated_at
 FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
 ORDER BY p.builtin DESC, p.name;
 
 -- name: get_profile
 SELECT p.name, p.version, p.builtin, v.description, v.w_cos, v.w_rec, v.w_sig, v.w_lex,
-       v.space_weights, v.recency, p.updated_at
+       v.hybrid_vector_weight, v.space_weights, v.recency, p.updated_at
 FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
 WHERE p.name = %s;
 
 -- name: get_profile_version
 SELECT p.name, v.version, p.builtin, v.description, v.w_cos, v.w_rec, v.w_sig, v.w_lex,
-       v.space_weights, v.recency, v.created_at
+       v.hybrid_vector_weight, v.space_weights, v.recency, v.created_at
 FROM rag.profiles p JOIN rag.profile_versions v USING (name)
 WHERE p.name = %s AND v.version = %s;
 
 -- name: profile_versions
 SELECT p.name, v.version, p.builtin, v.description, v.w_cos, v.w_rec, v.w_sig, v.w_lex,
-       v.space_weights, v.recency, v.created_at
+       v.hybrid_vector_weight, v.space_weights, v.recency, v.created_at
 FROM rag.profiles p JOIN rag.profile_versions v USING (name)
 WHERE p.name = %s ORDER BY v.version;
 
@@ -30,9 +30,10 @@ WITH next AS (
     RETURNING p.name, p.version
 )
 INSERT INTO rag.profile_versions
-    (name, version, description, w_cos, w_rec, w_sig, w_lex, space_weights, recency)
+    (name, version, description, w_cos, w_rec, w_sig, w_lex, hybrid_vector_weight,
+     space_weights, recency)
 SELECT next.name, next.version, %(description)s, %(w_cos)s, %(w_rec)s, %(w_sig)s, %(w_lex)s,
-       %(space_weights)s, %(recency)s
+       %(hybrid_vector_weight)s, %(space_weights)s, %(recency)s
 FROM next
 RETURNING version;
 
@@ -58,7 +59,7 @@ SELECT
     (SELECT jsonb_agg(jsonb_build_object(
                 'name', p.name, 'version', p.version, 'builtin', p.builtin,
                 'w_cos', v.w_cos, 'w_rec', v.w_rec, 'w_sig', v.w_sig, 'w_lex', v.w_lex,
-                'space_weights', v.space_weights, 'recency', v.recency))
+                'hybrid_vector_weight', v.hybrid_vector_weight, 'space_weights', v.space_weights, 'recency', v.recency))
      FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
      WHERE p.name = ANY(%s::text[])),
     (SELECT jsonb_agg(jsonb_build_object('name', name, 'dims', dims) ORDER BY id)
