@@ -1,4 +1,4 @@
-"""The ``ragsearch`` command: serve, migrate, ingest."""
+"""The ``ragsearch`` command: serve, migrate, ingest, mcp."""
 
 from __future__ import annotations
 
@@ -114,6 +114,16 @@ def ingest(args: argparse.Namespace) -> int:
     )
 
 
+def mcp(args: argparse.Namespace) -> int:
+    from app.mcp_server import build_server
+
+    settings = _settings(args)
+    # stdout carries the protocol: logs go to stderr (logging's default stream).
+    _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
+    build_server(settings).run("stdio")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ragsearch", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -144,6 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=ingest)
+
+    p = commands.add_parser(
+        "mcp", help="serve the search tools over the Model Context Protocol (stdio)"
+    )
+    p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=mcp)
     return parser
 
 

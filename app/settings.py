@@ -56,6 +56,13 @@ class Settings(BaseSettings):
     low_confidence_score: float = Field(default=0.25, ge=0, le=1)
     embedder: Literal["auto", "local", "none"] = "auto"
 
+    # --- reranking (search_documents over MCP) --------------------------------------
+    reranker_url: str | None = None
+    reranker_model: str | None = None
+    reranker_weight: float = Field(default=0.5, ge=0, le=1)
+    reranker_candidates: int = Field(default=50, ge=1, le=50)
+    reranker_timeout: float = Field(default=10.0, gt=0)
+
     # --- ingest --------------------------------------------------------------------
     max_chunks_per_request: int = Field(default=1000, ge=1)
     max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
@@ -80,9 +87,9 @@ class Settings(BaseSettings):
             return [key.strip() for key in value.split(",") if key.strip()]
         return value
 
-    @field_validator("database_url", mode="before")
+    @field_validator("database_url", "reranker_url", "reranker_model", mode="before")
     @classmethod
-    def _empty_url_is_none(cls, value: object) -> object:
+    def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
             return None
         return value

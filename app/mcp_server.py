@@ -1,0 +1,348 @@
+"""``ragsearch mcp``: the search service as Model Context Protocol tools, over stdio.
+
+The tools call the same functions as the REST routes (app/search.py, app/space_search.py,
+app/profiles.py), on a connection pool of their own, against DATABASE_URL or the
+embedded server. Where REST rejects a sloppy argument, a tool reads what it can and
+says so (app/lenient.py): a ``k`` out of range is clamped, an unusable weight falls
+back to its default and is listed in ``weights_replaced``. Errors that remain (no
+query vector, an unknown space) come back as tool errors carrying the REST body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+import orjson
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+from pydantic import Field
+
+from app import __version__
+from app.db.pool import connection, create_pool
+from app.db.runtime import DatabaseRuntime
+from app.errors import BadRequest, InternalError, RagError
+from app.lenient import Replaced, clamped_count, unit_weight
+from app.profiles import get_profile, list_profiles
+from app.rerank import rerank
+from app.search import parse_search_request, search
+from app.settings import Settings
+from app.space_search import parse_space_search, space_search
+
+K_RANGE = (1, 50)
+STAGE_WEIGHTS = ("embedding", "lexical", "initial", "reranker")
+INSTRUCTIONS = (
+    "Weighted retrieval over the chunks stored in ragsearch. search_documents takes text "
+    "(keywords and, when the server has an embedder, meaning); db.rag_search takes a "
+    "query vector; search_single_space searches one embedding space; get_weight_profiles "
+    "lists the named weight presets."
+)
+
+
+class Backend:
+    """The database the tools use: started (or attached to) with the server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._pool: AsyncConnectionPool | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        runtime = DatabaseRuntime(self.settings)
+        url = await asyncio.to_thread(runtime.start)
+        self._pool = create_pool(url, self.settings)
+        try:
+            await self._pool.open(wait=True, timeout=30)
+            yield
+        finally:
+            await self._pool.close()
+            await asyncio.to_thread(runtime.stop)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConnection]:
+        if self._pool is None:
+            raise InternalError("the database is not started")
+        async with connection(self._pool) as conn:
+            yield conn
+
+
+def tool_error(error: Exception) -> ToolError:
+    """The REST error body as the tool error's text."""
+    rag = error if isinstance(error, RagError) else InternalError(type(error).__name__)
+    return ToolError(orjson.dumps(rag.body()).decode())
+
+
+def _weights_given(weights: Any, notes: list[str]) -> dict[str, Any]:
+    if weights is None:
+        return {}
+    if not isinstance(weights, dict):
+        notes.append(f"weights={weights!r} is not an object; every weight kept its default")
+        return {}
+    unknown = sorted(set(weights) - set(STAGE_WEIGHTS))
+    if unknown:
+        notes.append(f"unknown weights ignored: {', '.join(map(str, unknown))} "
+                     f"(known: {', '.join(STAGE_WEIGHTS)})")  # fmt: skip
+    return {name: weights[name] for name in STAGE_WEIGHTS if name in weights}
+
+
+def _read_weights(given: dict[str, Any]) -> tuple[dict[str, float], list[Replaced]]:
+    chosen: dict[str, float] = {}
+    replaced: list[Replaced] = []
+    for name, value in given.items():
+        weight = unit_weight(name, value)
+        if isinstance(weight, Replaced):
+            replaced.append(weight)
+        else:
+            chosen[name] = weight
+    return chosen, replaced
+
+
+def _stage_weights(
+    chosen: dict[str, float], settings: Settings, notes: list[str]
+) -> tuple[float, float]:
+    """(initial, reranker): the given ones, else the defaults; without a reranker, the
+    first stage alone."""
+    if not settings.reranker_url:
+        if chosen.get("reranker"):
+            notes.append("no reranker is configured (RAG_RERANKER_URL): weights.reranker "
+                         "was ignored and the initial score ranks alone")  # fmt: skip
+        return 1.0, 0.0
+    initial = chosen.get("initial", 1.0 - settings.reranker_weight)
+    reranker = chosen.get("reranker", settings.reranker_weight)
+    if initial + reranker <= 0:
+        notes.append("weights.initial and weights.reranker are both 0; used the defaults")
+        return 1.0 - settings.reranker_weight, settings.reranker_weight
+    total = initial + reranker
+    return initial / total, reranker / total
+
+
+async def _reranked(
+    settings: Settings, text: str, rows: list[dict[str, Any]], weights: tuple[float, float]
+) -> list[dict[str, Any]]:
+    initial, reranker = weights
+    scores = await rerank(settings, text, [row["chunk"] or "" for row in rows])
+    for row, score in zip(rows, scores, strict=True):
+        row["initial_score"] = row["score"]
+        row["reranker_score"] = score
+        row["final_score"] = initial * row["score"] + reranker * score
+    return sorted(rows, key=lambda row: (-row["final_score"], row["chunk_id"]))
+
+
+def _blend_body(
+    text: str, chosen: dict[str, float], replaced: list[Replaced], settings: Settings
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"query": text}
+    if "embedding" in chosen:
+        from app.embedders import query_embedder
+
+        if query_embedder(settings) is None:
+            replaced.append(Replaced("embedding", chosen.pop("embedding"),
+                                     "the server has no embedder (RAG_EMBEDDER): the query "
+                                     "runs on keywords"))  # fmt: skip
+        else:
+            body["w_cos"] = chosen["embedding"]
+    if "lexical" in chosen:
+        body["w_lex"] = chosen["lexical"]
+    return body
+
+
+async def search_documents(
+    backend: Backend, query: Any, top_k: Any, diversity_factor: Any, weights: Any
+) -> dict[str, Any]:
+    settings = backend.settings
+    if not isinstance(query, str) or not query.strip():
+        raise BadRequest("query (string) required: the text to search for")
+    notes: list[str] = []
+    k, note = clamped_count("top_k", top_k, settings.default_k, *K_RANGE)
+    notes += [note] if note else []
+    chosen, replaced = _read_weights(_weights_given(weights, notes))
+    body = _blend_body(query.strip(), chosen, replaced, settings)
+    diversity = unit_weight("diversity_factor", diversity_factor or 0.0)
+    if isinstance(diversity, Replaced):
+        notes.append(f"diversity_factor={diversity_factor!r} is {diversity.reason}; used 0")
+    elif diversity > 0:
+        body["diversity_factor"] = diversity
+    stages = _stage_weights(chosen, settings, notes)
+    body["k"] = max(k, settings.reranker_candidates) if stages[1] > 0 else k
+    async with backend.connection() as conn:
+        response = await search(conn, parse_search_request(body), settings)
+    if stages[1] > 0:
+        response["rows"] = (await _reranked(settings, body["query"], response["rows"], stages))[:k]
+    response["k"] = k
+    blend = response["weights"]
+    applied = {"embedding": blend["w_cos"], "lexical": blend.get("w_lex", 0.0),
+               "initial": stages[0], "reranker": stages[1]}  # fmt: skip
+    response["weights_applied"] = applied
+    response["weights_replaced"] = [r.as_dict(applied[r.name]) for r in replaced]
+    response["reranker"] = {
+        "configured": bool(settings.reranker_url),
+        "used": stages[1] > 0,
+        **({} if settings.reranker_url else {"note": "no reranker configured"}),
+    }
+    response["notes"] = notes
+    return response
+
+
+def _lenient_weight(name: str, value: Any, replaced: list[dict[str, Any]]) -> float | None:
+    """A valid weight, or None (the server default) with the replacement recorded."""
+    if value is None:
+        return None
+    weight = unit_weight(name, value)
+    if isinstance(weight, Replaced):
+        replaced.append(weight.as_dict("default"))
+        return None
+    return weight
+
+
+async def rag_search(
+    backend: Backend, embedding: Any, k: Any, w_rec: Any, w_sig: Any
+) -> dict[str, Any]:
+    notes: list[str] = []
+    replaced: list[dict[str, Any]] = []
+    count, note = clamped_count("k", k, backend.settings.default_k, *K_RANGE)
+    notes += [note] if note else []
+    body: dict[str, Any] = {"embedding": embedding, "k": count}
+    for name, value in (("w_rec", w_rec), ("w_sig", w_sig)):
+        weight = _lenient_weight(name, value, replaced)
+        if weight is not None:
+            body[name] = weight
+    async with backend.connection() as conn:
+        response = await search(conn, parse_search_request(body), backend.settings)
+    for item in replaced:
+        item["used"] = response["weights"][item["name"]]
+    if notes or replaced:
+        response.update(notes=notes, weights_replaced=replaced)
+    return response
+
+
+async def single_space(
+    backend: Backend, space: Any, query_embedding: Any, top_k: Any, min_similarity: Any
+) -> dict[str, Any]:
+    if not isinstance(space, str) or not space:
+        raise BadRequest("space (string) required: a registered space name")
+    count, note = clamped_count("top_k", top_k, 10, *K_RANGE)
+    body: dict[str, Any] = {"query_embedding": query_embedding, "top_k": count}
+    if min_similarity is not None:
+        body["min_similarity"] = min_similarity
+    async with backend.connection() as conn:
+        response = await space_search(conn, space, parse_space_search(body), backend.settings)
+    if note:
+        response["notes"] = [note]
+    return response
+
+
+async def weight_profiles(backend: Backend, name: Any) -> dict[str, Any]:
+    async with backend.connection() as conn:
+        if name:
+            return {"ok": True, "profile": (await get_profile(conn, str(name))).as_dict()}
+        return {"ok": True, "profiles": [p.as_dict() for p in await list_profiles(conn)]}
+
+
+def _number(description: str) -> Any:
+    """A number argument as the schema shows it; read leniently by the tool itself."""
+    return Annotated[Any, Field(description=description, json_schema_extra={"type": "number"})]
+
+
+VectorArg = Annotated[
+    Any,
+    Field(
+        description="The query vector: an array of numbers with the space's dimensions "
+        "(or base64 of little-endian float32).",
+        json_schema_extra={"type": ["array", "string"], "items": {"type": "number"}},
+    ),
+]
+KArg = _number("How many rows, 1..50 (default 5; clamped into range).")
+TopKArg = _number("How many results, 1..50 (default 10; clamped into range).")
+RecencyArg = _number("Recency weight in [0,1] (default 0.1).")
+SignalArg = _number("Signal (usefulness) weight in [0,1] (default 0.1).")
+DiversityArg = _number(
+    "0..1: 0 ranks by score alone (default); higher values prefer rows unlike the ones "
+    "already chosen (maximal marginal relevance)."
+)
+MinSimilarityArg = _number("Drop results whose cosine similarity is lower (0..1).")
+StageWeightsArg = Annotated[
+    Any,
+    Field(
+        description="Optional stage weights, each in [0,1]: embedding (semantic similarity), "
+        "lexical (keywords), initial (first-stage score) and reranker (cross-encoder score, "
+        "when a reranker is configured).",
+        json_schema_extra={
+            "type": "object",
+            "properties": {
+                name: {"type": "number", "minimum": 0, "maximum": 1} for name in STAGE_WEIGHTS
+            },
+        },
+    ),
+]
+
+
+def build_server(settings: Settings) -> MCPServer:
+    backend = Backend(settings)
+    server = MCPServer(
+        name="ragsearch", version=__version__, instructions=INSTRUCTIONS,
+        lifespan=lambda _server: backend.running(),
+    )  # fmt: skip
+
+    async def guarded(call: Any) -> dict[str, Any]:
+        try:
+            return await call
+        except Exception as error:
+            raise tool_error(error) from error
+
+    @server.tool(
+        name="db.rag_search",
+        description="Top-k chunks for a query vector, ranked by "
+        "w_cos·cosine similarity + w_rec·recency + w_sig·signal (w_cos = 1 - w_rec - w_sig). "
+        "Returns {ok, k, weights, rows}; each row has chunk_id, doc_id, src, chunk, score.",
+    )
+    async def db_rag_search(
+        embedding: VectorArg,
+        k: KArg = None,
+        w_rec: RecencyArg = None,
+        w_sig: SignalArg = None,
+    ) -> dict[str, Any]:
+        return await guarded(rag_search(backend, embedding, k, w_rec, w_sig))
+
+    @server.tool(
+        name="search_documents",
+        description="Search the stored chunks with text: keyword relevance (BM25) blended "
+        "with semantic similarity when the server embeds queries, plus recency and signal. "
+        "Weights are optional; an invalid one falls back to its default and is listed in "
+        "weights_replaced. Returns rows (best first), weights_applied and notes.",
+    )
+    async def search_documents_tool(
+        query: Annotated[str, Field(description="What to search for, in words or identifiers.")],
+        top_k: KArg = None,
+        diversity_factor: DiversityArg = None,
+        weights: StageWeightsArg = None,
+    ) -> dict[str, Any]:
+        return await guarded(search_documents(backend, query, top_k, diversity_factor, weights))
+
+    @server.tool(
+        name="get_weight_profiles",
+        description="The named weight profiles (w_cos, w_rec, w_sig, w_lex, space_weights, "
+        "recency, version); pass name for one. Use a profile's name as 'profile' in searches.",
+    )
+    async def get_weight_profiles(
+        name: Annotated[str | None, Field(description="One profile's name (optional).")] = None,
+    ) -> dict[str, Any]:
+        return await guarded(weight_profiles(backend, name))
+
+    @server.tool(
+        name="search_single_space",
+        description="Nearest chunks of one embedding space by cosine similarity. Returns "
+        "results with their similarity.",
+    )
+    async def search_single_space(
+        space: Annotated[str, Field(description="A registered space name, e.g. 'default'.")],
+        query_embedding: VectorArg,
+        top_k: TopKArg = None,
+        min_similarity: MinSimilarityArg = None,
+    ) -> dict[str, Any]:
+        return await guarded(single_space(backend, space, query_embedding, top_k, min_similarity))
+
+    return server

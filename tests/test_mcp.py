@@ -1,0 +1,321 @@
+"""``ragsearch mcp`` driven as an agent drives it: the SDK's stdio client starts the
+server as a subprocess, lists its tools and calls them; every answer is checked against
+the REST API on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import threading
+from collections.abc import Coroutine, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+WORDS = ["parser", "config", "cache", "latency", "vector", "index", "token", "stream",
+         "buffer", "schema", "query", "socket"]  # fmt: skip
+DIMS = 384
+
+
+class McpSession:
+    """A stdio MCP client session on a thread of its own, callable from sync tests.
+
+    The session lives in one task (the SDK's task groups must be left where entered);
+    calls run as tasks beside it."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        base = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+        self._params = StdioServerParameters(
+            command=sys.executable, args=["-m", "app.cli", "mcp"], env={**base, **env}
+        )
+        self._ready = threading.Event()
+        self._closing: asyncio.Event | None = None
+        self._client: Client | None = None
+        self._session = asyncio.run_coroutine_threadsafe(self._hold(), self._loop)
+        if not self._ready.wait(180):
+            raise RuntimeError("the MCP server did not start")
+
+    async def _hold(self) -> None:
+        self._closing = asyncio.Event()
+        async with Client(self._params, read_timeout_seconds=120) as client:
+            self._client = client
+            self._ready.set()
+            await self._closing.wait()
+
+    def _run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=180)
+
+    def tools(self) -> list[Any]:
+        assert self._client is not None
+        return self._run(self._client.list_tools()).tools
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Any:
+        assert self._client is not None
+        return self._run(self._client.call_tool(name, arguments))
+
+    def ok(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        result = self.call(name, arguments)
+        assert not result.is_error, result.content
+        return result.structured_content
+
+    def close(self) -> None:
+        assert self._closing is not None
+        self._loop.call_soon_threadsafe(self._closing.set)
+        self._session.result(timeout=60)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+def _vector(rng: np.random.Generator) -> list[float]:
+    v = rng.standard_normal(DIMS)
+    return (v / np.linalg.norm(v)).astype(np.float32).tolist()
+
+
+@pytest.fixture(scope="module")
+def corpus(client) -> dict[str, Any]:
+    """80 chunks in 20 documents, with words to match and vectors to rank."""
+    rng = np.random.default_rng(6)
+    for d in range(20):
+        chunks = [{"chunk_id": f"mcp-{d}-{c}", "created_at": f"2026-0{1 + c % 9}-01T00:00:00Z",
+                   "chunk": " ".join(rng.choice(WORDS, size=8)), "embedding": _vector(rng),
+                   "signal": float(rng.uniform())} for c in range(4)]  # fmt: skip
+        doc = {"doc_id": f"mcp-doc-{d}", "title": f"notes {d}", "chunks": chunks}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+    return {"query": _vector(rng)}
+
+
+def _env(db_url: str, **extra: str) -> dict[str, str]:
+    return {"DATABASE_URL": db_url, "RAG_EMBEDDER": "none", "RAG_LOG_LEVEL": "warning", **extra}
+
+
+@pytest.fixture(scope="module")
+def mcp(db_url: str, corpus) -> Iterator[McpSession]:
+    session = McpSession(_env(db_url))
+    yield session
+    session.close()
+
+
+def rest(client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(path, json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def ranking(rows: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    return [(row["chunk_id"], round(row["score"], 9)) for row in rows]
+
+
+def test_tools_are_listed_with_described_schemas(mcp):
+    tools = {tool.name: tool for tool in mcp.tools()}
+    assert set(tools) == {"db.rag_search", "search_documents", "get_weight_profiles",
+                          "search_single_space"}  # fmt: skip
+    for tool in tools.values():
+        assert len(tool.description) > 40
+        for name, schema in tool.input_schema["properties"].items():
+            assert schema.get("description"), f"{tool.name}.{name} has no description"
+    assert tools["db.rag_search"].input_schema["required"] == ["embedding"]
+    assert tools["search_documents"].input_schema["required"] == ["query"]
+    weights = tools["search_documents"].input_schema["properties"]["weights"]["properties"]
+    assert set(weights) == {"embedding", "lexical", "initial", "reranker"}
+
+
+def test_rag_search_matches_rest_with_its_defaults(mcp, client, corpus):
+    answer = mcp.ok("db.rag_search", {"embedding": corpus["query"]})
+    expected = rest(client, "/api/rag/search",
+                    {"embedding": corpus["query"], "k": 5, "w_rec": 0.1, "w_sig": 0.1})  # fmt: skip
+    assert {"ok", "k", "weights", "rows"} <= set(answer)
+    assert answer["k"] == 5 and answer["weights"] == expected["weights"]
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+
+
+def test_rag_search_passes_weights_like_rest(mcp, client, corpus):
+    body = {"embedding": corpus["query"], "k": 7, "w_rec": 0.5, "w_sig": 0.3}
+    answer = mcp.ok("db.rag_search", body)
+    assert ranking(answer["rows"]) == ranking(rest(client, "/api/rag/search", body)["rows"])
+    assert "weights_replaced" not in answer
+
+
+@pytest.mark.parametrize(("k", "used"), [(500, 50), (0, 1), (-3, 1), (7.4, 7), ("9", 9)])
+def test_k_out_of_range_is_clamped_with_a_note(mcp, corpus, k, used):
+    answer = mcp.ok("db.rag_search", {"embedding": corpus["query"], "k": k})
+    assert answer["k"] == used and len(answer["rows"]) == used
+    assert any(note.startswith("k=") for note in answer["notes"])
+
+
+def test_rag_search_invalid_weight_falls_back_to_default(mcp, client, corpus):
+    answer = mcp.ok("db.rag_search", {"embedding": corpus["query"], "w_rec": "often"})
+    expected = rest(client, "/api/rag/search", {"embedding": corpus["query"]})
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+    assert answer["weights_replaced"] == [{"name": "w_rec", "given": "often",
+                                           "reason": "not a number (string)", "used": 0.1}]  # fmt: skip
+
+
+def test_errors_come_back_as_tool_errors_with_the_rest_message(mcp, client):
+    result = mcp.call("db.rag_search", {"embedding": [0.1, 0.2, 0.3]})
+    r = client.post("/api/rag/search", json={"embedding": [0.1, 0.2, 0.3]})
+    assert result.is_error and r.status_code == 400
+    assert json.dumps(r.json()["error"])[1:-1] in result.content[0].text
+    result = mcp.call("search_single_space", {"space": "nope", "query_embedding": [0.1] * DIMS})
+    assert result.is_error and "invalid_space" in result.content[0].text
+    result = mcp.call("search_documents", {"query": "   "})
+    assert result.is_error and "query (string) required" in result.content[0].text
+
+
+def test_search_documents_without_overrides_is_the_default_search(mcp, client, corpus):
+    answer = mcp.ok("search_documents", {"query": "parser cache"})
+    expected = rest(client, "/api/rag/search", {"query": "parser cache", "k": 5})
+    assert ranking(answer["rows"]) == ranking(expected["rows"]) and answer["rows"]
+    assert answer["weights_replaced"] == [] and answer["notes"] == []
+    assert answer["weights_applied"] == {
+        "embedding": expected["weights"]["w_cos"], "lexical": expected["weights"]["w_lex"],
+        "initial": 1.0, "reranker": 0.0,
+    }  # fmt: skip
+    assert answer["reranker"] == {"configured": False, "used": False,
+                                  "note": "no reranker configured"}  # fmt: skip
+
+
+def test_a_valid_lexical_weight_overrides_the_default(mcp, client):
+    answer = mcp.ok("search_documents", {"query": "socket buffer", "top_k": 8,
+                                         "weights": {"lexical": 0.9}})  # fmt: skip
+    expected = rest(client, "/api/rag/search", {"query": "socket buffer", "k": 8, "w_lex": 0.9})
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+    assert answer["weights_applied"]["lexical"] == expected["weights"]["w_lex"]
+    assert answer["weights_replaced"] == []
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        (-0.2, "outside [0,1]"),
+        (1.5, "outside [0,1]"),
+        ("NaN", "NaN"),
+        ("Infinity", "infinite"),
+        ("-inf", "infinite"),
+        ("heavy", "not a number (string)"),
+        (True, "not a number (boolean)"),
+        (None, "not a number (null)"),
+        ([0.3], "not a number (list)"),
+        ({"value": 0.3}, "not a number (dict)"),
+    ],
+)
+def test_invalid_weight_falls_back_to_default_and_is_reported(mcp, client, given, reason):
+    answer = mcp.ok("search_documents", {"query": "stream schema", "weights": {"lexical": given}})
+    default = rest(client, "/api/rag/search", {"query": "stream schema", "k": 5})
+    assert ranking(answer["rows"]) == ranking(default["rows"])
+    assert answer["weights_replaced"] == [{"name": "lexical", "given": given, "reason": reason,
+                                           "used": default["weights"]["w_lex"]}]  # fmt: skip
+
+
+def test_semantic_weight_without_an_embedder_is_reported(mcp, client):
+    answer = mcp.ok("search_documents", {"query": "token index",
+                                         "weights": {"embedding": 0.6, "initial": 2}})  # fmt: skip
+    replaced = {item["name"]: item for item in answer["weights_replaced"]}
+    assert "no embedder" in replaced["embedding"]["reason"]
+    assert replaced["initial"]["reason"] == "outside [0,1]" and replaced["initial"]["used"] == 1.0
+    expected = rest(client, "/api/rag/search", {"query": "token index", "k": 5})
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+
+
+def test_reranker_weight_without_a_reranker_is_noted(mcp):
+    answer = mcp.ok("search_documents", {"query": "latency", "top_k": 60,
+                                         "weights": {"reranker": 0.7}, "foo": 1})  # fmt: skip
+    assert answer["k"] == 50
+    assert any("no reranker is configured" in note for note in answer["notes"])
+    assert answer["weights_applied"]["reranker"] == 0.0
+
+
+def test_unknown_weights_and_bad_diversity_are_noted(mcp, client):
+    answer = mcp.ok("search_documents", {"query": "vector query", "diversity_factor": "lots",
+                                         "weights": {"semantic": 0.5}})  # fmt: skip
+    assert any("unknown weights ignored: semantic" in note for note in answer["notes"])
+    assert any(note.startswith("diversity_factor=") for note in answer["notes"])
+    expected = rest(client, "/api/rag/search", {"query": "vector query", "k": 5})
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+
+
+def test_diversity_factor_reaches_the_search(mcp, client):
+    answer = mcp.ok("search_documents", {"query": "config", "top_k": 10, "diversity_factor": 0.7})
+    expected = rest(client, "/api/rag/search",
+                    {"query": "config", "k": 10, "diversity_factor": 0.7})  # fmt: skip
+    assert ranking(answer["rows"]) == ranking(expected["rows"])
+
+
+def test_weight_profiles_mirror_rest(mcp, client):
+    assert mcp.ok("get_weight_profiles", {}) == client.get("/api/rag/profiles").json()
+    one = mcp.ok("get_weight_profiles", {"name": "code_search"})
+    assert one == client.get("/api/rag/profiles/code_search").json()
+    result = mcp.call("get_weight_profiles", {"name": "nope"})
+    assert result.is_error and "nope" in result.content[0].text
+
+
+def test_single_space_search_mirrors_rest(mcp, client, corpus):
+    body = {"query_embedding": corpus["query"], "top_k": 6, "min_similarity": 0.0}
+    answer = mcp.ok("search_single_space", {"space": "default", **body})
+    expected = rest(client, "/api/rag/search/space/default", body)
+    assert answer["results"] == expected["results"]
+    clamped = mcp.ok("search_single_space", {"space": "default",
+                                             "query_embedding": corpus["query"], "top_k": 99})  # fmt: skip
+    assert len(clamped["results"]) == 50 and clamped["notes"]
+
+
+class _Reranker(BaseHTTPRequestHandler):
+    """A /rerank endpoint (Cohere-style answer) scoring by the share of query words."""
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        words = set(body["query"].split())
+        results = [{"index": i, "relevance_score": len(words & set(doc.split())) / len(words)}
+                   for i, doc in enumerate(body["documents"])]  # fmt: skip
+        payload = json.dumps({"results": results}).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def reranked_mcp(db_url: str, corpus) -> Iterator[McpSession]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Reranker)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/rerank"
+    session = McpSession(_env(db_url, RAG_RERANKER_URL=url, RAG_RERANKER_WEIGHT="0.6"))
+    yield session
+    session.close()
+    server.shutdown()
+
+
+def test_reranker_stage_blends_initial_and_reranker_scores(reranked_mcp, client):
+    query = "parser cache latency"
+    answer = reranked_mcp.ok("search_documents", {"query": query, "top_k": 5})
+    assert answer["reranker"] == {"configured": True, "used": True}
+    assert answer["weights_applied"]["initial"] == pytest.approx(0.4)
+    assert answer["weights_applied"]["reranker"] == pytest.approx(0.6)
+    first_stage = rest(client, "/api/rag/search", {"query": query, "k": 50})["rows"]
+    words = set(query.split())
+    expected = sorted(
+        ((0.4 * row["score"] + 0.6 * len(words & set(row["chunk"].split())) / 3, row["chunk_id"])
+         for row in first_stage), key=lambda item: (-item[0], item[1]),
+    )[:5]  # fmt: skip
+    got = [(row["final_score"], row["chunk_id"]) for row in answer["rows"]]
+    assert [c for _, c in got] == [c for _, c in expected]
+    assert [s for s, _ in got] == pytest.approx([s for s, _ in expected])
+
+
+def test_reranker_weights_given_are_normalised(reranked_mcp):
+    answer = reranked_mcp.ok("search_documents", {"query": "socket", "top_k": 3,
+                                                  "weights": {"initial": 0.2, "reranker": 0.2}})  # fmt: skip
+    assert answer["weights_applied"]["initial"] == pytest.approx(0.5)
+    assert answer["weights_applied"]["reranker"] == pytest.approx(0.5)
