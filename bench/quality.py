@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import percentiles, print_table, server, service, with_database  # noqa: E402
+from bench.common import percentiles, print_table, server, service, with_database
 
 DATASETS = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
 CREATED_AT = "2024-01-01T00:00:00Z"
@@ -248,9 +248,10 @@ def main() -> None:
         parser.error("--tune is for a training split, never the test queries")
     collection = load_collection(args.dataset, args.split)
     doc_ids = _ids(args.dataset / "embeddings" / "minilm-doc-ids.txt")
-    with target(args, f"beir_{collection.name}") as base, httpx.Client(
-        base_url=base, timeout=60
-    ) as client:
+    with (
+        target(args, f"beir_{collection.name}") as base,
+        httpx.Client(base_url=base, timeout=60) as client,
+    ):
         ingest(client, collection, doc_ids)
         (tune if args.tune else evaluate)(client, collection)
 

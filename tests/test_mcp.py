@@ -155,8 +155,8 @@ def test_rag_search_invalid_weight_falls_back_to_default(mcp, client, corpus):
     answer = mcp.ok("db.rag_search", {"embedding": corpus["query"], "w_rec": "often"})
     expected = rest(client, "/api/rag/search", {"embedding": corpus["query"]})
     assert ranking(answer["rows"]) == ranking(expected["rows"])
-    assert answer["weights_replaced"] == [{"name": "w_rec", "given": "often",
-                                           "reason": "not a number (string)", "used": 0.1}]  # fmt: skip
+    replaced = {"name": "w_rec", "given": "often", "reason": "not a number (string)", "used": 0.1}
+    assert answer["weights_replaced"] == [replaced]
 
 
 def test_errors_come_back_as_tool_errors_with_the_rest_message(mcp, client):
@@ -262,8 +262,8 @@ def test_single_space_search_mirrors_rest(mcp, client, corpus):
     answer = mcp.ok("search_single_space", {"space": "default", **body})
     expected = rest(client, "/api/rag/search/space/default", body)
     assert answer["results"] == expected["results"]
-    clamped = mcp.ok("search_single_space", {"space": "default",
-                                             "query_embedding": corpus["query"], "top_k": 99})  # fmt: skip
+    body = {"space": "default", "query_embedding": corpus["query"], "top_k": 99}
+    clamped = mcp.ok("search_single_space", body)
     assert len(clamped["results"]) == 50 and clamped["notes"]
 
 
@@ -315,7 +315,8 @@ def test_reranker_stage_blends_initial_and_reranker_scores(reranked_mcp, client)
 
 
 def test_reranker_weights_given_are_normalised(reranked_mcp):
-    answer = reranked_mcp.ok("search_documents", {"query": "socket", "top_k": 3,
-                                                  "weights": {"initial": 0.2, "reranker": 0.2}})  # fmt: skip
+    weights = {"initial": 0.2, "reranker": 0.2}
+    body = {"query": "socket", "top_k": 3, "weights": weights}
+    answer = reranked_mcp.ok("search_documents", body)
     assert answer["weights_applied"]["initial"] == pytest.approx(0.5)
     assert answer["weights_applied"]["reranker"] == pytest.approx(0.5)
