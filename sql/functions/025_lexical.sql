@@ -58,7 +58,8 @@ AS $$
 $$;
 
 -- Every chunk that passes the filter (a WHERE condition on c, over $2 = p_args) and
--- holds at least one query term, with its lex. p_bm25: {"k1": .., "b": ..}.
+-- holds at least one query term, with its lex, read from the postings of the query's
+-- terms (rag.lex_postings). p_bm25: {"k1": .., "b": ..}.
 CREATE OR REPLACE FUNCTION api.lex_matches(
     p_query text, p_filter text, p_args jsonb, p_bm25 jsonb,
     OUT ids bigint[], OUT scores float8[]
@@ -74,12 +75,17 @@ BEGIN
         RETURN;
     END IF;
     EXECUTE format(
-        'SELECT coalesce(array_agg(c.id), ''{}''),
-                coalesce(array_agg(api.bm25(c.lex_tsv, c.lex_len, $3, $4, $5, $6, $7)), ''{}'')
-         FROM rag.chunks c WHERE c.lex_tsv @@ $8 AND %s', p_filter)
+        'SELECT coalesce(array_agg(m.id), ''{}''), coalesce(array_agg(m.lex), ''{}'')
+         FROM (SELECT p.chunk_pk AS id,
+                      sum(q.w * p.tf / (p.tf + $5 * (1 - $6 + $6 * c.lex_len / $7))) AS lex
+               FROM unnest($3::text[], $4::float8[]) q(term, w)
+               JOIN rag.lex_postings p ON p.term = q.term
+               JOIN rag.chunks c ON c.id = p.chunk_pk
+               WHERE %s
+               GROUP BY p.chunk_pk) m', p_filter)
     INTO ids, scores
     USING NULL::vector[], p_args, v_query.terms, v_query.weights,
           coalesce((p_bm25 ->> 'k1')::float8, 1.2), coalesce((p_bm25 ->> 'b')::float8, 0.75),
-          v_query.avg_len, v_query.matcher;
+          v_query.avg_len;
 END
 $$;
