@@ -87,6 +87,8 @@ def test_request_share_beats_profile_share_beats_settings():
         ("`parse_config`", "lookup", "a backticked name"),
         ("VectorStore", "lookup", "a camelCase or PascalCase identifier"),
         ("where is getUserName defined", "lookup", "a camelCase or PascalCase identifier"),
+        ("XMLHttpRequest", "lookup", "a camelCase or PascalCase identifier"),
+        ("mRNA levels in iPSC-derived neurons", "general", "no rule matched"),
         ("parse_config", "lookup", "a snake_case identifier"),
         ("What is parse_config", "lookup", "'what is X' with X an identifier"),
         ('the "retry budget" setting', "lookup", "a short quoted name"),
