@@ -86,14 +86,16 @@ def corpus_database(admin_url: str, spec: CorpusSpec, vector_format: str = "json
             "SELECT 1 FROM pg_database WHERE datname = %s", (spec.name,)
         ).fetchone()
         if exists:
-            with psycopg.connect(url) as db:
-                row = db.execute("SELECT count(*) FROM rag.chunks").fetchone()
-                if row and row[0] == spec.n:
-                    print(f"reusing database {spec.name} ({spec.n:,} chunks)")
-                    prepare_database(
-                        url, bench_settings().model_copy(update={"default_dims": spec.dims})
-                    )
-                    return url
+            with psycopg.connect(url, autocommit=True) as db:
+                found = db.execute("SELECT to_regclass('rag.chunks') IS NOT NULL").fetchone()
+                row = db.execute("SELECT count(*) FROM rag.chunks").fetchone() if found[0] else None
+            if row and row[0] == spec.n:
+                print(f"reusing database {spec.name} ({spec.n:,} chunks)")
+                # Bring it to the current schema (no open transaction may hold a lock).
+                prepare_database(
+                    url, bench_settings().model_copy(update={"default_dims": spec.dims})
+                )
+                return url
             conn.execute(f'DROP DATABASE "{spec.name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{spec.name}"')
     prepare_database(url, bench_settings().model_copy(update={"default_dims": spec.dims}))

@@ -1,0 +1,78 @@
+"""Bulk ingest speed: ``ragsearch ingest`` of a synthetic corpus into a fresh database.
+
+Each run creates an empty migrated database, loads the corpus file (bench/corpus.py)
+with ``ragsearch ingest`` and reports chunks per second, HNSW index and keyword index
+included. Runs: vectors as JSON numbers or base64 float32, and the index built after
+the load (``--rebuild-index always``, the default for a first load) or grown row by row
+(``never``); the first run is the baseline of the ratio column.
+
+    python bench/ingest_bench.py --n 100000 --dims 384
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.db.migrate import prepare_database
+from bench.common import bench_settings, corpus_file, print_table, server, with_database
+from bench.corpus import CorpusSpec
+
+RUNS = [("json", "always"), ("base64", "always"), ("json", "never")]
+
+
+def fresh_database(admin: str, name: str, dims: int) -> str:
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = with_database(admin, name)
+    prepare_database(url, bench_settings().model_copy(update={"default_dims": dims}))
+    return url
+
+
+def load(url: str, path: Path, dims: int, rebuild: str) -> float:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+    memory = bench_settings().pg_maintenance_work_mem
+    environment.update(
+        {"DATABASE_URL": url, "RAG_DEFAULT_DIMS": str(dims), "RAG_PG_MAINTENANCE_WORK_MEM": memory}
+    )
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", rebuild],
+        env=environment, check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=384)
+    args = parser.parse_args()
+    spec = CorpusSpec(args.n, args.dims)
+    rows = []
+    with server() as admin:
+        for vector_format, rebuild in RUNS:
+            path = corpus_file(spec, vector_format)
+            url = fresh_database(admin, f"ingest_bench_{args.dims}", args.dims)
+            print(f"loading {path.name} (--rebuild-index {rebuild})", file=sys.stderr)
+            seconds = load(url, path, args.dims, rebuild)
+            rows.append([vector_format, rebuild, seconds, args.n / seconds])
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "ingest_bench_{args.dims}" WITH (FORCE)')
+    baseline = rows[0][3]
+    print(f"\n{args.n:,} chunks x {args.dims} dims, ragsearch ingest, {time.strftime('%Y-%m-%d')}")
+    print_table(["vectors", "index", "seconds", "chunks/s", "vs first"],
+                [[*row, f"{row[3] / baseline:.2f}x"] for row in rows])  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
