@@ -27,19 +27,28 @@ def test_every_endpoint_is_documented(service):
 def test_request_examples_work_as_given(service, client):
     schema = httpx.get(service.base_url + "/openapi.json").json()
 
-    def example(method: str, path: str) -> dict:
-        return schema["paths"][path][method]["requestBody"]["content"]["application/json"][
-            "example"
-        ]
+    def example(method: str, path: str, name: str | None = None) -> dict:
+        content = schema["paths"][path][method]["requestBody"]["content"]["application/json"]
+        return content["examples"][name]["value"] if name else content["example"]
 
     stored = client.post("/api/rag/documents", json=example("post", "/api/rag/documents"))
     assert stored.status_code == 200, stored.text
     assert (
         client.post("/api/rag/signals", json=example("post", "/api/rag/signals")).status_code == 200
     )
-    found = client.post("/api/rag/search", json=example("post", "/api/rag/search"))
+    found = client.post("/api/rag/search", json=example("post", "/api/rag/search", "weighted"))
     assert found.status_code == 200
     assert "doc-123-chunk-0" in [row["chunk_id"] for row in found.json()["rows"]]
+    explained = client.post("/api/rag/search", json=example("post", "/api/rag/search", "explained"))
+    assert explained.status_code == 200, explained.text
+    assert explained.json()["query_metadata"]["profile_used"]["name"] == "balanced"
+    assert all("components" in row for row in explained.json()["rows"])
+    hybrid = client.post("/api/rag/search", json=example("post", "/api/rag/search", "hybrid"))
+    assert hybrid.status_code == 200 and hybrid.json()["classification"]["class"] == "lookup"
+    put = example("put", "/api/rag/profiles/{name}")
+    profile = client.put("/api/rag/profiles/openapi_example", json=put)
+    assert profile.status_code == 200 and profile.json()["profile"]["w_rec"] == put["w_rec"]
+    assert client.get("/api/rag/profiles/openapi_example").json()["profile"]["version"] == 1
     nearest = client.post(
         "/api/rag/search/space/default", json=example("post", "/api/rag/search/space/{space}")
     )

@@ -15,6 +15,10 @@ from pydantic import BaseModel
 REF = "#/components/schemas/{model}"
 
 
+class NamedExamples(dict[str, Any]):
+    """Several request examples for one endpoint: {name: (summary, body)}."""
+
+
 def json_body(model: type[BaseModel]) -> dict[str, Any]:
     return {
         "requestBody": {
@@ -22,6 +26,14 @@ def json_body(model: type[BaseModel]) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": REF.format(model=model.__name__)}}},
         }
     }
+
+
+def _example_fields(example: Any) -> dict[str, Any]:
+    if isinstance(example, NamedExamples):
+        named = {name: {"summary": summary, "value": body}
+                 for name, (summary, body) in example.items()}  # fmt: skip
+        return {"examples": named}
+    return {"example": example}
 
 
 def install_openapi(
@@ -46,7 +58,7 @@ def install_openapi(
                 components[model.__name__] = model_schema
             for (method, path), example in (examples or {}).items():
                 content = schema["paths"][path][method]["requestBody"]["content"]
-                content["application/json"]["example"] = example
+                content["application/json"].update(_example_fields(example))
             app.openapi_schema = schema
         return app.openapi_schema
 

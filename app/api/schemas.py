@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from app.api.openapi import NamedExamples
 from app.demo import DEMO_DIMS, demo_queries
 from app.settings import Settings
 
@@ -73,7 +74,31 @@ def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
     else:
         vector = [round(1 / settings.default_dims**0.5, 6)] * settings.default_dims
     return {
-        ("post", "/api/rag/search"): {"embedding": vector, "k": 5, "w_rec": 0.1, "w_sig": 0.1},
+        ("post", "/api/rag/search"): NamedExamples(
+            weighted=(
+                "Weighted top-k by vector",
+                {"embedding": vector, "k": 5, "w_rec": 0.1, "w_sig": 0.1},
+            ),
+            explained=(
+                "Explained search with a profile: components, per-space scores, weights_applied",
+                {"embedding": vector, "k": 3, "profile": "balanced", "explain": True},
+            ),
+            hybrid=(
+                "Keywords and vector, blend chosen by the query's class",
+                {
+                    "query": "parse JSON text with `json.loads`",
+                    "embedding": vector,
+                    "profile": "auto",
+                },
+            ),
+        ),
+        ("put", "/api/rag/profiles/{name}"): {
+            "description": "Fresh code answers",
+            "w_cos": 0.6,
+            "w_rec": 0.3,
+            "w_sig": 0.1,
+            "recency": {"function": "exponential", "half_life_days": 14},
+        },
         ("post", "/api/rag/documents"): {
             "doc_id": "doc-123",
             "src": "https://example.com/doc",
