@@ -13,11 +13,12 @@
 -- the collection does not hold are left out (they cannot be matched). N, df and avg_len
 -- come from rag.lex_stats / rag.lex_terms, kept current by triggers at ingest.
 
--- The query side: its terms, their weights idf_t / sum idf, a tsquery matching any of
--- them, and the collection's average chunk length.
-CREATE OR REPLACE FUNCTION api.lex_query(
+-- The query side: its terms (those the collection holds), their weights idf_t / sum idf,
+-- and the collection's average chunk length.
+DROP FUNCTION IF EXISTS api.lex_query(text);
+CREATE FUNCTION api.lex_query(
     p_query text,
-    OUT terms text[], OUT weights float8[], OUT matcher tsquery, OUT avg_len float8
+    OUT terms text[], OUT weights float8[], OUT avg_len float8
 )
 LANGUAGE plpgsql STABLE
 AS $$
@@ -36,26 +37,11 @@ BEGIN
     JOIN rag.lex_terms t ON t.term = q.lexeme AND t.df > 0;
     weights := ARRAY(SELECT i / sum(i) OVER () FROM unnest(v_idf) WITH ORDINALITY u(i, n)
                      ORDER BY n);
-    IF cardinality(terms) > 0 THEN
-        matcher := array_to_string(ARRAY(
-            SELECT '''' || replace(replace(t, '\', '\\'), '''', '''''') || ''''
-            FROM unnest(terms) t), ' | ')::tsquery;
-    END IF;
 END
 $$;
 
--- lex(c) of one chunk, from its tsvector and length (rag.chunks.lex_tsv, lex_len).
-CREATE OR REPLACE FUNCTION api.bm25(
-    p_doc tsvector, p_len integer, p_terms text[], p_weights float8[],
-    p_k1 float8, p_b float8, p_avg_len float8
-) RETURNS float8
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$
-    SELECT coalesce(sum(q.w * f.tf / (f.tf + p_k1 * (1 - p_b + p_b * p_len / p_avg_len))), 0)
-    FROM unnest(p_doc) d
-    JOIN unnest(p_terms, p_weights) q(term, w) ON q.term = d.lexeme
-    CROSS JOIN LATERAL (SELECT coalesce(cardinality(d.positions), 1)::float8 AS tf) f
-$$;
+-- A per-chunk scorer over tsvectors that databases before migration 0008 hold.
+DROP FUNCTION IF EXISTS api.bm25(tsvector, integer, text[], float8[], float8, float8, float8);
 
 -- Every chunk that passes the filter (a WHERE condition on c, over $2 = p_args) and
 -- holds at least one query term, with its lex, read from the postings of the query's
@@ -71,7 +57,7 @@ DECLARE
 BEGIN
     ids := '{}';
     scores := '{}';
-    IF v_query.matcher IS NULL THEN
+    IF cardinality(v_query.terms) = 0 THEN
         RETURN;
     END IF;
     EXECUTE format(

@@ -3,7 +3,7 @@
 --   score = w_cos * sem + w_lex * lex + w_rec * rec + w_sig * sig
 --   sem   = sum over query spaces s of space_weight_s * (1 - cos_dist_s)
 --           (a chunk with no vector in a space contributes 0 for that space)
---   lex   = normalised BM25 of the query text (api.bm25; 0 for a chunk holding no term)
+--   lex   = normalised BM25 of the query text (api.lex_matches; 0 for a chunk holding no term)
 --   rec   = recency of days_old (api.recency_sql)
 --   sig   = rag.chunks.signal
 --

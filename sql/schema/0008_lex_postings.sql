@@ -1,7 +1,7 @@
 -- An inverted index for BM25: one row per (term, chunk) with the term's frequency in the
--- chunk. Scoring a query then reads the postings of its terms only, instead of taking
--- every matching chunk's tsvector apart. Kept by the same statement-level triggers as
--- the corpus statistics.
+-- chunk. Scoring a query reads the postings of its terms only, instead of taking every
+-- matching chunk's tsvector apart; the GIN index that found those chunks is no longer
+-- read, so it goes.
 CREATE TABLE rag.lex_postings (
     term     text NOT NULL,
     chunk_pk bigint NOT NULL,
@@ -13,28 +13,19 @@ INSERT INTO rag.lex_postings (term, chunk_pk, tf)
 SELECT lexeme, id, coalesce(array_length(positions, 1), 1)
 FROM rag.chunks, unnest(lex_tsv);
 
-CREATE OR REPLACE FUNCTION rag.lex_count_statement() RETURNS trigger
+DROP INDEX rag.chunks_lex_idx;
+
+-- Kept like the corpus statistics: one statement per ingest batch, and a row trigger
+-- for a chunk whose text or title changes in place. (These triggers fire after the
+-- statistics ones, by name, so the statistics row is still locked first.)
+CREATE FUNCTION rag.lex_postings_statement() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        UPDATE rag.lex_stats
-        SET docs = docs + (SELECT count(*) FROM new_rows),
-            tokens = tokens + (SELECT coalesce(sum(lex_len), 0) FROM new_rows);
-        INSERT INTO rag.lex_terms AS t (term, df)
-        SELECT lexeme, count(*) FROM new_rows, unnest(lex_tsv)
-        GROUP BY lexeme ORDER BY lexeme
-        ON CONFLICT (term) DO UPDATE SET df = t.df + excluded.df;
         INSERT INTO rag.lex_postings (term, chunk_pk, tf)
         SELECT lexeme, id, coalesce(array_length(positions, 1), 1) FROM new_rows, unnest(lex_tsv);
     ELSE
-        UPDATE rag.lex_stats
-        SET docs = docs - (SELECT count(*) FROM old_rows),
-            tokens = tokens - (SELECT coalesce(sum(lex_len), 0) FROM old_rows);
-        UPDATE rag.lex_terms t SET df = t.df - gone.n
-        FROM (SELECT lexeme, count(*) AS n FROM old_rows, unnest(lex_tsv)
-              GROUP BY lexeme ORDER BY lexeme) gone
-        WHERE t.term = gone.lexeme;
         DELETE FROM rag.lex_postings p
         USING (SELECT id, lexeme FROM old_rows, unnest(lex_tsv)) gone
         WHERE p.term = gone.lexeme AND p.chunk_pk = gone.id;
@@ -43,16 +34,10 @@ BEGIN
 END
 $$;
 
-CREATE OR REPLACE FUNCTION rag.lex_count_row() RETURNS trigger
+CREATE FUNCTION rag.lex_postings_row() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-    UPDATE rag.lex_stats SET tokens = tokens - old.lex_len + new.lex_len;
-    UPDATE rag.lex_terms t SET df = t.df - 1
-    FROM unnest(old.lex_tsv) u WHERE t.term = u.lexeme;
-    INSERT INTO rag.lex_terms AS t (term, df)
-    SELECT lexeme, 1 FROM unnest(new.lex_tsv) ORDER BY lexeme
-    ON CONFLICT (term) DO UPDATE SET df = t.df + 1;
     DELETE FROM rag.lex_postings WHERE chunk_pk = old.id
         AND term = ANY (tsvector_to_array(old.lex_tsv));
     INSERT INTO rag.lex_postings (term, chunk_pk, tf)
@@ -60,3 +45,13 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+CREATE TRIGGER chunks_lex_postings_inserted AFTER INSERT ON rag.chunks
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rag.lex_postings_statement();
+CREATE TRIGGER chunks_lex_postings_deleted AFTER DELETE ON rag.chunks
+    REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION rag.lex_postings_statement();
+CREATE TRIGGER chunks_lex_postings_updated AFTER UPDATE OF chunk, title ON rag.chunks
+    FOR EACH ROW WHEN (old.lex_tsv IS DISTINCT FROM new.lex_tsv)
+    EXECUTE FUNCTION rag.lex_postings_row();
