@@ -21,7 +21,7 @@ from app.errors import BadRequest, NotFound
 from app.recency import Recency
 from app.settings import SPACE_NAME_PATTERN
 from app.validation import UnitFloat, parse_model
-from app.weights import AUTO, CUSTOM, WeightLayer
+from app.weights import AUTO, BLEND_WEIGHT_RULES, CUSTOM, WeightLayer
 
 DEFAULT_PROFILE = "default"
 
@@ -56,11 +56,7 @@ class ProfileIn(BaseModel):
 
 
 PROFILE_RULES = {
-    "w_cos": "w_cos must be a finite number in [0,1]",
-    "w_rec": "w_rec must be a finite number in [0,1]",
-    "w_sig": "w_sig must be a finite number in [0,1]",
-    "w_lex": "w_lex must be a finite number in [0,1]",
-    "hybrid_vector_weight": "hybrid_vector_weight must be a finite number in [0,1]",
+    **BLEND_WEIGHT_RULES,
     "space_weights": lambda path: f"{path}: space_weights maps space names to numbers in [0,1]",
     "recency": lambda path: f"{path}: recency is {{function, half_life_days | scale_days}}",
 }

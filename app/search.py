@@ -40,6 +40,7 @@ from app.validation import (
 )
 from app.weights import (
     AUTO,
+    BLEND_WEIGHT_RULES,
     CUSTOM,
     BlendWeights,
     QueryParts,
@@ -171,17 +172,13 @@ class SearchRequest(FilterFields):
 
 
 SEARCH_RULES = {
+    **BLEND_WEIGHT_RULES,
     "embedding": EMBEDDING_REQUIRED,
     "k": "k must be 1..50",
     "offset": f"offset must be an integer in 0..{MAX_DEPTH - 50}",
     "query": "query must be a non-empty string of at most 4000 characters",
-    "w_cos": "w_cos must be a finite number in [0,1]",
-    "w_lex": "w_lex must be a finite number in [0,1]",
-    "hybrid_vector_weight": "hybrid_vector_weight must be a finite number in [0,1]",
     "max_per_source": "max_per_source must be an integer >= 0 (0 = no limit)",
     "diversity_factor": "diversity_factor must be a number in [0,1]",
-    "w_rec": "w_rec must be a finite number in [0,1]",
-    "w_sig": "w_sig must be a finite number in [0,1]",
     "embeddings": lambda path: f"{path} must be a non-empty number[] keyed by space name",
     "space_weights": lambda path: f"{path} must be a finite number >= 0",
     **FILTER_RULES,

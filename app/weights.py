@@ -100,11 +100,22 @@ class AppliedWeights:
     sources: dict[str, str] = field(default_factory=dict)  # field -> layer it came from
 
 
+BLEND_WEIGHT_NAMES = ("w_cos", "w_lex", "w_rec", "w_sig", "hybrid_vector_weight")
+
+
+def unit_weight_rule(name: str) -> str:
+    """The message for a weight that is not a finite number in [0, 1]."""
+    return f"{name} must be a finite number in [0,1]"
+
+
+# Validation messages for the blend weights, shared by searches and profiles.
+BLEND_WEIGHT_RULES = {name: unit_weight_rule(name) for name in BLEND_WEIGHT_NAMES}
+
+
 def _check_unit(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadRequest(f"{name} must be a finite number in [0,1]", field=name)
-    if not math.isfinite(value) or not 0 <= value <= 1:
-        raise BadRequest(f"{name} must be a finite number in [0,1]", field=name)
+    valid = not isinstance(value, bool) and isinstance(value, int | float)
+    if not valid or not math.isfinite(value) or not 0 <= value <= 1:
+        raise BadRequest(unit_weight_rule(name), field=name)
     return float(value)
 
 
