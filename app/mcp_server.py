@@ -25,6 +25,7 @@ from pydantic import Field
 from app import __version__
 from app.db.pool import connection, create_pool
 from app.db.runtime import DatabaseRuntime
+from app.embedders import query_embedder
 from app.errors import BadRequest, InternalError, RagError
 from app.lenient import Replaced, clamped_count, unit_weight
 from app.profiles import get_profile, list_profiles
@@ -137,8 +138,6 @@ def _blend_body(
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"query": text}
     if "embedding" in chosen:
-        from app.embedders import query_embedder
-
         if query_embedder(settings) is None:
             replaced.append(Replaced("embedding", chosen.pop("embedding"),
                                      "the server has no embedder (RAG_EMBEDDER): the query "
@@ -187,35 +186,21 @@ async def search_documents(
     return response
 
 
-def _lenient_weight(name: str, value: Any, replaced: list[dict[str, Any]]) -> float | None:
-    """A valid weight, or None (the server default) with the replacement recorded."""
-    if value is None:
-        return None
-    weight = unit_weight(name, value)
-    if isinstance(weight, Replaced):
-        replaced.append(weight.as_dict("default"))
-        return None
-    return weight
-
-
 async def rag_search(
     backend: Backend, embedding: Any, k: Any, w_rec: Any, w_sig: Any
 ) -> dict[str, Any]:
     notes: list[str] = []
-    replaced: list[dict[str, Any]] = []
     count, note = clamped_count("k", k, backend.settings.default_k, *K_RANGE)
     notes += [note] if note else []
-    body: dict[str, Any] = {"embedding": embedding, "k": count}
-    for name, value in (("w_rec", w_rec), ("w_sig", w_sig)):
-        weight = _lenient_weight(name, value, replaced)
-        if weight is not None:
-            body[name] = weight
+    given = {name: value for name, value in (("w_rec", w_rec), ("w_sig", w_sig))
+             if value is not None}  # fmt: skip
+    chosen, replaced = _read_weights(given)
+    body: dict[str, Any] = {"embedding": embedding, "k": count, **chosen}
     async with backend.connection() as conn:
         response = await search(conn, parse_search_request(body), backend.settings)
-    for item in replaced:
-        item["used"] = response["weights"][item["name"]]
     if notes or replaced:
-        response.update(notes=notes, weights_replaced=replaced)
+        used = response["weights"]
+        response.update(notes=notes, weights_replaced=[r.as_dict(used[r.name]) for r in replaced])
     return response
 
 
