@@ -62,8 +62,9 @@ def corpus_file(spec: CorpusSpec, vector_format: str = "json") -> Path:
     return path
 
 
-def ingest(url: str, path: Path, dims: int) -> tuple[float, str]:
-    """Run ``ragsearch ingest`` on a file; (seconds, its summary line)."""
+def ingest(url: str, path: Path, dims: int, rebuild: str = "auto") -> tuple[float, str]:
+    """Run ``ragsearch ingest --rebuild-index REBUILD`` on a file; (seconds, its summary
+    line)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
     environment.update(
         {"DATABASE_URL": url, "RAG_DEFAULT_DIMS": str(dims),
@@ -71,34 +72,46 @@ def ingest(url: str, path: Path, dims: int) -> tuple[float, str]:
     )  # fmt: skip
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "ingest", str(path)],
+        [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", rebuild],
         env=environment, stdout=subprocess.PIPE, text=True, check=True,
     )  # fmt: skip
     return time.perf_counter() - started, done.stdout.strip().splitlines()[-1]
+
+
+def migrate(url: str, dims: int) -> None:
+    prepare_database(url, bench_settings().model_copy(update={"default_dims": dims}))
+
+
+def fresh_database(admin_url: str, name: str, dims: int) -> str:
+    """An empty, migrated database ``name`` (dropped first if it exists)."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = with_database(admin_url, name)
+    migrate(url, dims)
+    return url
+
+
+def _stored_chunks(url: str) -> int | None:
+    """How many chunks the database holds (None: no such database or no schema)."""
+    try:
+        with psycopg.connect(url, autocommit=True) as db:
+            if not db.execute("SELECT to_regclass('rag.chunks') IS NOT NULL").fetchone()[0]:
+                return None
+            return db.execute("SELECT count(*) FROM rag.chunks").fetchone()[0]
+    except psycopg.OperationalError:
+        return None
 
 
 def corpus_database(admin_url: str, spec: CorpusSpec, vector_format: str = "json") -> str:
     """A database holding ``spec``'s corpus, built once through ``ragsearch ingest`` and
     reused by later runs."""
     url = with_database(admin_url, spec.name)
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        exists = conn.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", (spec.name,)
-        ).fetchone()
-        if exists:
-            with psycopg.connect(url, autocommit=True) as db:
-                found = db.execute("SELECT to_regclass('rag.chunks') IS NOT NULL").fetchone()
-                row = db.execute("SELECT count(*) FROM rag.chunks").fetchone() if found[0] else None
-            if row and row[0] == spec.n:
-                print(f"reusing database {spec.name} ({spec.n:,} chunks)")
-                # Bring it to the current schema (no open transaction may hold a lock).
-                prepare_database(
-                    url, bench_settings().model_copy(update={"default_dims": spec.dims})
-                )
-                return url
-            conn.execute(f'DROP DATABASE "{spec.name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{spec.name}"')
-    prepare_database(url, bench_settings().model_copy(update={"default_dims": spec.dims}))
+    if _stored_chunks(url) == spec.n:
+        print(f"reusing database {spec.name} ({spec.n:,} chunks)")
+        migrate(url, spec.dims)  # to the current schema
+        return url
+    url = fresh_database(admin_url, spec.name, spec.dims)
     seconds, summary = ingest(url, corpus_file(spec, vector_format), spec.dims)
     print(f"built {spec.name} in {seconds:.1f} s: {summary}")
     return url

@@ -12,8 +12,6 @@ the load (``--rebuild-index always``, the default for a first load) or grown row
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,34 +20,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.db.migrate import prepare_database
-from bench.common import bench_settings, corpus_file, print_table, server, with_database
+from bench.common import corpus_file, fresh_database, ingest, print_table, server
 from bench.corpus import CorpusSpec
 
 RUNS = [("json", "always"), ("base64", "always"), ("json", "never")]
-
-
-def fresh_database(admin: str, name: str, dims: int) -> str:
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(admin, name)
-    prepare_database(url, bench_settings().model_copy(update={"default_dims": dims}))
-    return url
-
-
-def load(url: str, path: Path, dims: int, rebuild: str) -> float:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
-    memory = bench_settings().pg_maintenance_work_mem
-    environment.update(
-        {"DATABASE_URL": url, "RAG_DEFAULT_DIMS": str(dims), "RAG_PG_MAINTENANCE_WORK_MEM": memory}
-    )
-    started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", rebuild],
-        env=environment, check=True, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -64,7 +38,7 @@ def main() -> None:
             path = corpus_file(spec, vector_format)
             url = fresh_database(admin, f"ingest_bench_{args.dims}", args.dims)
             print(f"loading {path.name} (--rebuild-index {rebuild})", file=sys.stderr)
-            seconds = load(url, path, args.dims, rebuild)
+            seconds, _ = ingest(url, path, args.dims, rebuild)
             rows.append([vector_format, rebuild, seconds, args.n / seconds])
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "ingest_bench_{args.dims}" WITH (FORCE)')
