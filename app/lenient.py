@@ -74,6 +74,6 @@ def clamped_count(
         return default, f"{name}={value!r} is {reason}; used the default {default}"
     count = round(number)
     clamped = min(high, max(low, count))
-    if clamped != value or isinstance(value, bool | str):
+    if clamped != value:  # out of range, not whole, or not a number to begin with ("9")
         return clamped, f"{name}={value!r} read as {clamped} (a whole number in {low}..{high})"
     return clamped, None
