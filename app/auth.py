@@ -1,10 +1,22 @@
-"""Bearer-token access: write keys (RAG_API_KEYS) may do anything, read keys
-(RAG_READ_KEYS) may only search and read. With no key configured the service is open
-and binds to 127.0.0.1 only (see app.cli)."""
+"""Bearer-token access.
+
+* ``RAG_API_KEYS``: keys that may read and write everything.
+* ``RAG_READ_KEYS``: keys that may search and read everything.
+* ``RAG_COLLECTION_KEYS``: keys limited to named collections, as JSON
+  ``{"<token>": {"collections": ["acme", "acme-docs"], "write": true}}``; such a key reads
+  (and with ``write``, writes documents and signals in) its collections only. Everything
+  shared by all collections (spaces, profiles, goals, creating or deleting collections)
+  needs a key from RAG_API_KEYS.
+
+A key used outside its scope gets 403; no key, or an unknown one, 401. With no key
+configured at all the service is open and binds to 127.0.0.1 only (see app.cli).
+"""
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import Enum
 
 from app.errors import Forbidden, Unauthorized
@@ -16,6 +28,35 @@ class Scope(Enum):
     WRITE = "write"
 
 
+@dataclass(frozen=True)
+class Access:
+    """What the caller's key allows: writing, and which collections (None: all)."""
+
+    write: bool
+    collections: frozenset[str] | None = None
+
+    def collection(self, name: str) -> str:
+        """``name``, if this key may use that collection (else 403)."""
+        if self.collections is not None and name not in self.collections:
+            raise Forbidden(
+                f"this key may not use collection {name!r} (it is limited to "
+                f"{', '.join(sorted(self.collections))})",
+                collection=name,
+            )
+        return name
+
+    def shared(self) -> None:
+        """Changing what all collections share needs an unrestricted write key."""
+        if self.collections is not None:
+            raise Forbidden(
+                "this key is limited to some collections; spaces, profiles, goals and "
+                "collections themselves are changed with a key from RAG_API_KEYS"
+            )
+
+
+OPEN = Access(write=True)
+
+
 def _token(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -25,25 +66,35 @@ def _token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def _matches(token: str, keys: list[str]) -> bool:
+def _matches(token: str, keys: Iterable[str]) -> bool:
     # Compare against every key in constant time, so timing tells nothing about keys.
     found = False
+    encoded = token.encode("utf-8", "surrogatepass")
     for key in keys:
-        found |= hmac.compare_digest(token.encode(), key.encode())
+        found |= hmac.compare_digest(encoded, key.encode("utf-8", "surrogatepass"))
     return found
 
 
-def check_access(settings: Settings, authorization: str | None, needed: Scope) -> None:
-    """Raise Unauthorized (401) or Forbidden (403) unless the token allows ``needed``."""
+def access_for(settings: Settings, authorization: str | None) -> Access:
+    """What the bearer token allows (401 when it allows nothing)."""
     if settings.open_access:
-        return
+        return OPEN
     token = _token(authorization)
     if token is None:
         raise Unauthorized()
     if _matches(token, settings.api_keys):
-        return
+        return OPEN
     if _matches(token, settings.read_keys):
-        if needed is Scope.READ:
-            return
-        raise Forbidden("this key may only read and search; writing needs a key from RAG_API_KEYS")
+        return Access(write=False)
+    for key, grant in settings.collection_keys.items():
+        if _matches(token, [key]):
+            return Access(write=grant.write, collections=frozenset(grant.collections))
     raise Unauthorized()
+
+
+def check_access(settings: Settings, authorization: str | None, needed: Scope) -> Access:
+    """The caller's access, if it allows ``needed`` (else 401 or 403)."""
+    access = access_for(settings, authorization)
+    if needed is Scope.WRITE and not access.write:
+        raise Forbidden("this key may only read and search; writing needs a write key")
+    return access

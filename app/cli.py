@@ -103,7 +103,7 @@ def migrate(args: argparse.Namespace) -> int:
 
 
 def ingest(args: argparse.Namespace) -> int:
-    from app.bulk import ingest_file
+    from app.ingest.bulk import ingest_file
 
     settings = _settings(args)
     _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
@@ -115,7 +115,7 @@ def ingest(args: argparse.Namespace) -> int:
 
 
 def mcp(args: argparse.Namespace) -> int:
-    from app.mcp_server import build_server
+    from app.mcp.server import build_server
 
     settings = _settings(args)
     # stdout carries the protocol: logs go to stderr (logging's default stream).

@@ -84,6 +84,16 @@ class Unavailable(RagError):
         self.retry_after = retry_after
 
 
+def invalid_space(name: str, valid: list[str]) -> BadRequest:
+    """The one shape of "unknown embedding space" (api.raise_invalid_space raises the same)."""
+    return BadRequest(
+        "invalid_space",
+        message=f"unknown embedding space {name!r}; valid spaces: {', '.join(valid)}",
+        space=name,
+        valid_spaces=valid,
+    )
+
+
 class InternalError(RagError):
     """An unexpected failure, reported without secrets or a stack trace."""
 

@@ -1,12 +1,26 @@
-"""How recency decays with age: the request (and profile) form of the choice."""
+"""How recency decays with age: the request (and profile) form of the choice.
+
+The functions themselves are computed in SQL (``api.recency`` in
+sql/functions/002_recency.sql); ``RECENCY_FUNCTIONS`` names the same ones, in the same
+order (a test holds them equal), and the search page reads them from the OpenAPI schema.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.validation import PositiveFloat
+RecencyFunction = Literal["inverse", "exponential", "gaussian", "linear"]
+RECENCY_FUNCTIONS: tuple[str, ...] = get_args(RecencyFunction)
+
+# Days. Beyond these, a scale is a typo rather than a choice (and 0.5^(days/1e-300)
+# underflows), so a stored profile can always be used.
+MIN_SCALE_DAYS = 1e-6
+MAX_SCALE_DAYS = 1e9
+ScaleDays = Annotated[
+    float, Field(strict=True, allow_inf_nan=False, ge=MIN_SCALE_DAYS, le=MAX_SCALE_DAYS)
+]
 
 
 class Recency(BaseModel):
@@ -14,15 +28,18 @@ class Recency(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    function: Literal["inverse", "exponential", "gaussian", "linear"] = Field(
+    function: RecencyFunction = Field(
         default="inverse",
         description="inverse: 1/(1+days/scale_days) (scale 1 by default); exponential: "
         "0.5^(days/half_life_days); gaussian: 0.5^((days/scale_days)^2); linear: "
         "max(0, 1 - days/(2*scale_days)).",
     )
-    half_life_days: PositiveFloat | None = Field(default=None, description="For exponential.")
-    scale_days: PositiveFloat | None = Field(
-        default=None, description="Age in days at which recency is 0.5 (gaussian, linear)."
+    half_life_days: ScaleDays | None = Field(
+        default=None, description="For exponential (1e-6 .. 1e9 days)."
+    )
+    scale_days: ScaleDays | None = Field(
+        default=None,
+        description="Age in days at which recency is 0.5 (gaussian, linear; 1e-6 .. 1e9).",
     )
 
     @model_validator(mode="after")

@@ -11,10 +11,17 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import platformdirs
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-SPACE_NAME_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"
+from app.validation import NAME_PATTERN, CollectionName
+
+
+class KeyGrant(BaseModel):
+    """One RAG_COLLECTION_KEYS entry: the collections a key may use, and whether it writes."""
+
+    collections: list[CollectionName] = Field(min_length=1)
+    write: bool = False
 
 
 def _default_data_dir() -> Path:
@@ -38,7 +45,7 @@ class Settings(BaseSettings):
     pg_maintenance_work_mem: str = "2GB"
 
     # --- embedding spaces and indexes ---------------------------------------------
-    default_space: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = "default"
+    default_space: Annotated[str, Field(pattern=NAME_PATTERN)] = "default"
     default_dims: int = Field(default=384, ge=1, le=4000)
     default_model: str = "all-MiniLM-L6-v2"
     hnsw_m: int = Field(default=16, ge=2, le=100)
@@ -53,6 +60,7 @@ class Settings(BaseSettings):
     bm25_k1: float = Field(default=1.2, gt=0, le=10)
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     search_diversity_max_per_source: int = Field(default=3, ge=0, le=1000)
+    rrf_k: int = Field(default=60, ge=1, le=100_000)
     low_confidence_score: float = Field(default=0.25, ge=0, le=1)
     embedder: Literal["auto", "local", "none"] = "auto"
 
@@ -71,6 +79,7 @@ class Settings(BaseSettings):
     # --- access --------------------------------------------------------------------
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    collection_keys: dict[str, KeyGrant] = Field(default_factory=dict)
 
     # --- serving -------------------------------------------------------------------
     host: str = "127.0.0.1"
@@ -97,7 +106,7 @@ class Settings(BaseSettings):
     @property
     def open_access(self) -> bool:
         """No keys configured: anyone on the loopback interface may read and write."""
-        return not self.api_keys and not self.read_keys
+        return not self.api_keys and not self.read_keys and not self.collection_keys
 
     @property
     def embedded(self) -> bool:

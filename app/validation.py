@@ -1,23 +1,109 @@
-"""Request bodies: parsing, and turning validation failures into specific 400 errors.
+"""What the service accepts, in one place: field types that refuse what PostgreSQL cannot
+store or compare, vector parsing, and turning validation failures into specific 400s.
 
-Every route, the CLI and the MCP server validate through ``parse_model``, so a bad
-field always gets the same message: the field's path and the rule it breaks.
+Every route, the CLI and the MCP server validate through ``parse_model``, so a bad field
+always gets the same message: the field's path and the rule it breaks.
+
+Text (ids, names, titles, chunk text, tags, queries) may hold any Unicode except NUL and
+unpaired surrogates, which PostgreSQL cannot store. Ids (``doc_id``, ``chunk_id``) are
+also free of control characters and surrounding spaces, so that they read the same in a
+URL path, a log line and a terminal. Timestamps are moved to UTC and must fall within
+years 1..9999 there. Metadata is a JSON object of at most ``METADATA_MAX_DEPTH`` levels
+whose numbers are finite and whose integers fit in 64 bits.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import math
+import re
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
 import numpy as np
-from pydantic import BaseModel, Discriminator, Field, Tag, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+)
 
 from app.errors import BadRequest
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
+NAME_PATTERN = r"^[a-z][a-z0-9_]{0,62}$"  # spaces, profiles, goals
+COLLECTION_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"
+ID_MAX_LENGTH = 512
+METADATA_MAX_DEPTH = 32
+INT64 = 2**63
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+_ID_UNSAFE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
+LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def _storable(value: str) -> str:
+    if _UNSTORABLE.search(value):
+        raise ValueError("must not contain NUL (\\u0000) or unpaired surrogate characters")
+    return value
+
+
+def _identifier(value: str) -> str:
+    if _ID_UNSAFE.search(value):
+        raise ValueError("must not contain control characters or unpaired surrogates")
+    if value != value.strip():
+        raise ValueError("must not start or end with whitespace")
+    return value
+
+
+def _utc_timestamp(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    try:
+        value = value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("must fall within years 1..9999 in UTC") from None
+    if not EARLIEST <= value <= LATEST:
+        raise ValueError("must fall within years 1..9999 in UTC")
+    return value
+
+
+def check_json_value(value: Any, depth: int = 0) -> Any:
+    """A JSON value PostgreSQL's jsonb stores and gives back unchanged."""
+    if depth > METADATA_MAX_DEPTH:
+        raise ValueError(f"is nested deeper than {METADATA_MAX_DEPTH} levels")
+    if isinstance(value, str):
+        return _storable(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if not -INT64 <= value < INT64:
+            raise ValueError("holds an integer beyond 64 bits")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("holds a number that is not finite (NaN or Infinity)")
+        return value
+    if isinstance(value, list):
+        return [check_json_value(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {_storable(str(k)): check_json_value(v, depth + 1) for k, v in value.items()}
+    raise ValueError(f"holds a value of type {type(value).__name__}")
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+Identifier = Annotated[
+    str, Field(min_length=1, max_length=ID_MAX_LENGTH), AfterValidator(_identifier)
+]
+Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+CollectionName = Annotated[str, Field(pattern=COLLECTION_PATTERN)]
+Timestamp = Annotated[datetime, AfterValidator(_utc_timestamp)]
+Metadata = Annotated[dict[str, Any], AfterValidator(check_json_value)]
 FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 UnitFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)]
 PositiveFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)]
@@ -46,40 +132,49 @@ def field_path(loc: tuple[str | int, ...]) -> str:
     return path
 
 
-def _message(error: Mapping[str, Any], rules: RuleMessages) -> tuple[str, str]:
+def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
     loc = tuple(part for part in error["loc"] if part not in ("function-after", "function-plain"))
     path = field_path(loc)
     if error["type"] == "extra_forbidden":
-        return f"unknown field '{path}'", path
+        return f"unknown field '{path}'"
     if error["type"] == "missing":
-        return f"{path} is required", path
+        return f"{path} is required"
     if error["type"] == "json_invalid":
-        return f"request body is not valid JSON: {error.get('msg', '')}", "body"
+        return f"request body is not valid JSON: {error.get('msg', '')}"
     if error["type"] == "model_type" and not loc:
-        return "request body must be a JSON object", "body"
+        return "request body must be a JSON object"
+    message = str(error["msg"])
+    if message.startswith("Value error, "):  # our own validators name the rule exactly
+        rule = message[len("Value error, ") :]
+        return f"{path} {rule}" if rule.startswith("must") else f"{path}: {rule}"
     rule = rules.get(str(loc[0])) if loc else None
     if callable(rule):
-        return rule(path), path
+        return rule(path)
     if rule:
-        return rule, path
-    message = error["msg"]
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    return f"{path}: {message}", path
+        return rule
+    return f"{path}: {message}"
 
 
-def bad_request_from(error: ValidationError, rules: RuleMessages) -> BadRequest:
+# Given the location of a validation failure and its message, a more specific error.
+Locator = Callable[[tuple[str | int, ...], str], BadRequest | None]
+
+
+def bad_request_from(
+    error: ValidationError, rules: RuleMessages, locate: Locator | None = None
+) -> BadRequest:
     """The first failure of a pydantic validation, as one specific 400 error."""
     errors = error.errors(include_url=False)
     # An unknown field (often a misspelt one) explains the others, so it comes first.
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-    message, _path = _message(first, rules)
-    return BadRequest(message)
+    message = _message(first, rules)
+    located = locate(tuple(first["loc"]), message) if locate else None
+    return located or BadRequest(message)
 
 
 def parse_model(
-    model: type[ModelT], body: bytes | Mapping[str, Any], rules: RuleMessages
-) -> ModelT:
+    model: type[ModelT], body: bytes | Mapping[str, Any], rules: RuleMessages,
+    locate: Locator | None = None,
+) -> ModelT:  # fmt: skip
     """Validate raw JSON bytes or an already-parsed mapping against a request model."""
     try:
         if isinstance(body, bytes | bytearray):
@@ -88,7 +183,7 @@ def parse_model(
             return model.model_validate_json(body)
         return model.model_validate(body)
     except ValidationError as error:
-        raise bad_request_from(error, rules) from None
+        raise bad_request_from(error, rules, locate) from None
 
 
 def _decode_base64(text: str, field: str) -> np.ndarray:
@@ -98,24 +193,60 @@ def _decode_base64(text: str, field: str) -> np.ndarray:
         raw = b"-"
     if not raw or len(raw) % 4:
         raise BadRequest(
-            f"{field} must be a number[] or base64 of little-endian float32 values", field=field
+            f"{field} must be a number[] or base64 of little-endian float32 values "
+            f"(a multiple of 4 bytes)",
+            field=field,
         )
     return np.frombuffer(raw, dtype="<f4").astype(np.float32)
 
 
-def as_vector(values: list[float] | str, field: str) -> np.ndarray:
-    """A float32 vector that pgvector and cosine distance accept, or a 400 naming the field."""
+VectorValue = list[float] | str
+
+
+def named_vectors(
+    embedding: VectorValue | None,
+    embeddings: Mapping[str, VectorValue] | None,
+    default_space: str,
+    prefix: str = "",
+) -> dict[str, tuple[str, VectorValue]]:
+    """The vectors of a body by space, each with the field it came from: ``embedding``
+    is the default space's, ``embeddings`` names spaces; giving the default space both
+    ways is an error (which one was meant?)."""
+    named = {space: (f"{prefix}embeddings.{space}", v) for space, v in (embeddings or {}).items()}
+    if embedding is not None:
+        if default_space in named:
+            raise BadRequest(
+                f"give the default space vector once: {prefix}embedding or "
+                f"{prefix}embeddings.{default_space}",
+                field=f"{prefix}embedding",
+            )
+        named = {default_space: (f"{prefix}embedding", embedding), **named}
+    return named
+
+
+def as_vector(values: VectorValue, field: str, dims: int | None = None) -> np.ndarray:
+    """A float32 vector that pgvector and cosine distance accept (of ``dims`` numbers when
+    given), or a 400 naming the field and what is wrong with it."""
     if isinstance(values, str):
         vector = _decode_base64(values, field)
     else:
         vector = np.asarray(values, dtype=np.float32)
     if vector.ndim != 1 or vector.size == 0:
         raise BadRequest(f"{field} must be a non-empty number[]", field=field)
-    if not np.isfinite(vector).all():
+    finite = np.isfinite(vector)
+    if not finite.all():
+        first = int(np.argmin(finite))
         raise BadRequest(
-            f"{field} must contain only finite numbers (no NaN or Infinity, within float32 range)",
+            f"{field}[{first}] is not finite (NaN, Infinity, or beyond the float32 range)",
             field=field,
         )
     if not np.any(vector):
         raise BadRequest(f"{field} must not be all zeros (cosine is undefined)", field=field)
+    if dims is not None and vector.size != dims:
+        raise BadRequest(
+            f"{field}: expected {dims} numbers, got {vector.size}",
+            field=field,
+            expected=dims,
+            actual=int(vector.size),
+        )
     return vector

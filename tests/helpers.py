@@ -15,13 +15,9 @@ from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
 
 from app.db.pool import configure_connection
-from app.ingest import (
-    DocumentIn,
-    IngestRules,
-    load_spaces,
-    prepare_document,
-    store_documents,
-)
+from app.ingest.models import DocumentIn
+from app.ingest.prepare import IngestRules, prepare_document
+from app.ingest.store import load_spaces, store_documents
 
 AS_OF = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TAGS = ["alpha", "beta", "gamma", "delta", "eps"]

@@ -108,10 +108,10 @@ def test_resending_a_document_is_idempotent_and_replaces_chunks(client, run_id):
 
 def _bad_chunk_cases() -> list:
     return [
-        ({"embedding": [0.1] * 10}, 400, "embedding has 10 dimensions, expected 384", "embedding"),
+        ({"embedding": [0.1] * 10}, 400, "embedding: expected 384 numbers, got 10", "embedding"),
         ({"embeddings": {"nope": [0.1]}}, 400, "embeddings.nope: unknown embedding space 'nope'",
          "embeddings.nope"),
-        ({"embedding": [1e39] + [0.1] * (DIMS - 1)}, 400, "must contain only finite numbers",
+        ({"embedding": [1e39] + [0.1] * (DIMS - 1)}, 400, "embedding[0] is not finite",
          "embedding"),
         ({"embedding": [0.0] * DIMS}, 400, "must not be all zeros", "embedding"),
         ({"chunk": ""}, 400, "chunk (the text) must not be empty", "chunk"),
@@ -350,6 +350,6 @@ def test_vectors_may_be_base64_float32(client, run_id):
     short = doc(doc_id, 1)
     short["chunks"][0]["embedding"] = b64(vec(0)[:100])
     assert (
-        "has 100 dimensions, expected 384"
+        "expected 384 numbers, got 100"
         in client.post("/api/rag/documents", json=short).json()["error"]
     )

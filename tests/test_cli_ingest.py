@@ -72,7 +72,10 @@ def test_a_bad_line_stops_with_its_number_after_storing_the_lines_before(db_url,
     _write(path, docs)
     done = _run(["ingest", str(path)], db_url)
     assert done.returncode == 1
-    assert f"{path}:4: chunks[1] ('badline-3-chunk-1'): embedding has 7 dimensions" in done.stderr
+    assert (
+        f"{path}:4: chunks[1] ('badline-3-chunk-1'): embedding: expected 384 numbers, got 7"
+        in done.stderr
+    )
     assert counts("badline") == (3, 12, 12)
 
 

@@ -119,10 +119,12 @@ def test_only_chunks_with_a_query_term_are_eligible_for_keywords_alone(client, c
 def test_statistics_follow_inserts_and_deletes(client, corpus, db_url):
     def stats() -> tuple[int, int, int]:
         with psycopg.connect(db_url) as conn:
-            docs, tokens = conn.execute("SELECT docs, tokens FROM rag.lex_stats").fetchone()
-            (df,) = conn.execute("SELECT df FROM rag.lex_terms WHERE term = 'kiwi'").fetchone() or (
-                0,
-            )
+            docs, tokens = conn.execute(
+                "SELECT chunks, tokens FROM rag.collections WHERE name = 'default'"
+            ).fetchone()
+            (df,) = conn.execute(
+                "SELECT df FROM rag.lex_terms WHERE term = 'kiwi' AND collection_id = 1"
+            ).fetchone() or (0,)
             return docs, tokens, df
 
     before = stats()

@@ -9,7 +9,8 @@ EXPECTED_PATHS = {
     "/api/rag/spaces/{name}", "/api/rag/stats", "/api/rag/signals", "/api/rag/examples",
     "/api/rag/search/space/{space}", "/api/rag/search/purpose", "/api/rag/explain",
     "/api/rag/profiles", "/api/rag/profiles/{name}", "/api/rag/profiles/{name}/versions",
-    "/api/rag/goals", "/api/rag/goals/{name}", "/healthz", "/readyz",
+    "/api/rag/goals", "/api/rag/goals/{name}", "/api/rag/collections",
+    "/api/rag/collections/{name}", "/healthz", "/readyz",
 }  # fmt: skip
 
 

@@ -1,5 +1,5 @@
-"""The recency formulas the search writes into its statements, and their inverse
-(which turns a score bound into a created_at range), agree with each other."""
+"""The recency formulas the search computes (api.recency), and their inverse (which turns
+a score bound into a created_at range), agree with each other and with the README."""
 
 from __future__ import annotations
 
@@ -23,10 +23,7 @@ def conn(db_url):
 
 
 def sql_recency(conn, function: str, scale: float, days: float) -> float:
-    expression = conn.execute(
-        "SELECT api.recency_sql(%s, %s, %s)", (function, repr(scale), repr(days))
-    )
-    (value,) = conn.execute(f"SELECT {expression.fetchone()[0]}").fetchone()
+    (value,) = conn.execute("SELECT api.recency(%s, %s, %s)", (function, scale, days)).fetchone()
     return float(value)
 
 

@@ -1,5 +1,5 @@
-"""What routes get from the application: settings, a pooled connection, access checks,
-and the request body (read once, with a size limit)."""
+"""What routes get from the application: settings, a pooled connection, the caller's
+access, and the request body (read once, with a size limit)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import Request
 from psycopg import AsyncConnection
 
-from app.auth import Scope, check_access
+from app.auth import Access, Scope, check_access
 from app.db.pool import connection
 from app.errors import PayloadTooLarge
 from app.settings import Settings
@@ -25,9 +25,11 @@ async def db(request: Request) -> AsyncIterator[AsyncConnection]:
         yield conn
 
 
-def require(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, None]]:
-    async def dependency(request: Request) -> None:
-        check_access(request.app.state.settings, request.headers.get("authorization"), scope)
+def authorize(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, Access]]:
+    """A dependency: the caller's access, if its key allows ``scope`` (else 401/403)."""
+
+    async def dependency(request: Request) -> Access:
+        return check_access(request.app.state.settings, request.headers.get("authorization"), scope)
 
     return dependency
 
@@ -41,3 +43,13 @@ async def body_bytes(request: Request) -> bytes:
     if len(body) > limit:
         raise PayloadTooLarge(f"request body is larger than {limit} bytes (RAG_MAX_BODY_BYTES)")
     return body
+
+
+async def shared_writer(request: Request) -> Access:
+    """A dependency for changes to what every collection shares (spaces, profiles, goals,
+    the collections themselves): an unrestricted write key."""
+    access = check_access(
+        request.app.state.settings, request.headers.get("authorization"), Scope.WRITE
+    )
+    access.shared()
+    return access

@@ -19,6 +19,7 @@ from app import __version__
 from app.api.openapi import install_openapi
 from app.api.responses import ORJSONResponse
 from app.api.routes import (
+    collections,
     documents,
     examples,
     goals,
@@ -33,16 +34,18 @@ from app.db.pool import create_pool
 from app.db.runtime import DatabaseRuntime
 from app.demo import load_demo
 from app.errors import BadRequest, InternalError, RagError, Unavailable
-from app.ingest import DocumentIn
-from app.profiles import ProfileIn
-from app.purpose import GoalIn, PurposeSearchRequest
-from app.search import SearchRequest
+from app.ingest.models import DocumentIn
+from app.resources.collections import CollectionIn
+from app.resources.goals import GoalIn
+from app.resources.profiles import ProfileIn
+from app.resources.signals import SignalsIn
+from app.resources.spaces import SpaceIn
+from app.search.explain import ExplainRequest
+from app.search.purpose import PurposeSearchRequest
+from app.search.request import SearchRequest
+from app.search.space import SpaceSearchRequest
 from app.settings import Settings, get_settings
-from app.signals import SignalsIn
-from app.space_search import SpaceSearchRequest
-from app.spaces import SpaceIn
 from app.validation import field_path
-from app.why_not import ExplainRequest
 
 log = logging.getLogger("ragsearch")
 
@@ -124,7 +127,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app.state.settings = settings
     register_error_handlers(app)
-    for module in (search, documents, spaces, signals, profiles, goals, examples, health):
+    routers = (search, documents, collections, spaces, signals, profiles, goals, examples, health)
+    for module in routers:
         app.include_router(module.router)
     install_openapi(
         app,
@@ -138,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             SignalsIn,
             ProfileIn,
             GoalIn,
+            CollectionIn,
         ],
         request_examples(settings),
     )

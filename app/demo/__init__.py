@@ -20,15 +20,11 @@ from psycopg import AsyncConnection
 
 from app.db.pool import configure_connection
 from app.db.sqlfiles import queries
-from app.ingest import (
-    DocumentIn,
-    IngestRules,
-    load_spaces,
-    prepare_document,
-    store_documents,
-)
+from app.ingest.models import DocumentIn
+from app.ingest.prepare import IngestRules, prepare_document
+from app.ingest.store import load_spaces, store_documents
+from app.resources.spaces import SpaceIn, register_space
 from app.settings import Settings
-from app.spaces import SpaceIn, register_space
 
 log = logging.getLogger("ragsearch")
 
@@ -78,7 +74,10 @@ async def _demo_space(conn: AsyncConnection, settings: Settings) -> str:
 async def load_demo(conn: AsyncConnection, settings: Settings) -> int:
     """Store the demo corpus unless it is there already; the number of chunks stored."""
     raw_docs = demo_documents()
-    cursor = await conn.execute(queries("documents").get_document, (raw_docs[0]["doc_id"],))
+    cursor = await conn.execute(
+        queries("documents").get_document,
+        {"doc_id": raw_docs[0]["doc_id"], "collection": "default"},
+    )
     if await cursor.fetchone():
         log.info("demo corpus already loaded")
         return 0

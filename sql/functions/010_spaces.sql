@@ -1,57 +1,35 @@
--- Embedding spaces: one table of vectors per space, each with its own HNSW index.
+-- Embedding spaces: one table of vectors per space, partitioned by collection, each
+-- partition with its own HNSW index.
 --
 -- The index is over l2_normalize(embedding)::halfvec(dims) (see
 -- sql/schema/0003_halfvec_index.sql for why); api.ann_order_sql() writes the ORDER BY
--- expression that matches it, and every nearest-neighbour query goes through it.
+-- expression that matches it, and every nearest-neighbour query uses that form.
 --
 -- A table per space (rather than one shared table with partial expression indexes)
 -- gives every space a typed vector(dims) column, a plain B-tree lookup by chunk, and an
 -- HNSW index the planner uses without any expression matching. Signals and other chunk
--- attributes live in rag.chunks, so updating them never touches a vector or an HNSW index.
+-- attributes live in rag.chunks, so updating them never touches a vector or an index.
+-- Each space also gets functions of its own with its table and dimensions written in
+-- (sql/functions/015_space_functions.sql), so that its searches run from cached plans.
 
-CREATE OR REPLACE FUNCTION api.vector_table(p_space_id integer)
+CREATE FUNCTION api.vector_table(p_space_id integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT 'vectors_' || p_space_id $$;
 
-CREATE OR REPLACE FUNCTION api.register_space(
-    p_name text,
-    p_dims integer,
-    p_model text,
-    p_description text,
-    p_hnsw_m integer,
-    p_hnsw_ef_construction integer
-) RETURNS rag.spaces
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    v_space rag.spaces;
-    v_table text;
-BEGIN
-    INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction)
-    VALUES (p_name, p_dims, coalesce(p_model, ''), coalesce(p_description, ''),
-            p_hnsw_m, p_hnsw_ef_construction)
-    RETURNING * INTO v_space;
+CREATE FUNCTION api.vector_partition(p_space_id integer, p_collection_id integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT 'vectors_' || p_space_id || '_' || p_collection_id $$;
 
-    v_table := api.vector_table(v_space.id);
-    EXECUTE format(
-        'CREATE TABLE rag.%I (
-             chunk_pk  bigint PRIMARY KEY REFERENCES rag.chunks (id) ON DELETE CASCADE,
-             embedding vector(%s) NOT NULL)',
-        v_table, p_dims);
-    -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
-    -- scoring a candidate reads one tuple and never a TOAST chunk.
-    IF p_dims <= 2000 THEN
-        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN', v_table);
-    END IF;
-    PERFORM api.create_space_index(v_space.id);
-    RETURN v_space;
-END
-$$;
+CREATE FUNCTION api.hnsw_index(p_space_id integer, p_collection_id integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT api.vector_partition(p_space_id, p_collection_id) || '_hnsw' $$;
 
--- The HNSW index of a space (cosine over normalised halfvec), with the m /
--- ef_construction it was registered with.
-CREATE OR REPLACE FUNCTION api.create_space_index(p_space_id integer)
+-- The HNSW index of one collection's vectors in one space, with the m / ef_construction
+-- the space was registered with.
+CREATE FUNCTION api.create_space_index(p_space_id integer, p_collection_id integer)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
@@ -63,41 +41,110 @@ BEGIN
         'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw
              ((l2_normalize(embedding)::halfvec(%s)) halfvec_cosine_ops)
              WITH (m = %s, ef_construction = %s)',
-        api.vector_table(p_space_id) || '_hnsw', api.vector_table(p_space_id),
+        api.hnsw_index(p_space_id, p_collection_id),
+        api.vector_partition(p_space_id, p_collection_id),
         v_space.dims, v_space.hnsw_m, v_space.hnsw_ef_construction);
 END
 $$;
 
--- Bulk loads drop the index first and build it once at the end (much faster than
--- inserting row by row into the graph).
-CREATE OR REPLACE FUNCTION api.drop_space_index(p_space_id integer)
+CREATE FUNCTION api.space_index_exists(p_space_id integer, p_collection_id integer)
+RETURNS boolean
+LANGUAGE sql STABLE
+AS $$ SELECT to_regclass(format('rag.%I', api.hnsw_index(p_space_id, p_collection_id))) IS NOT NULL $$;
+
+-- Bulk loads drop a collection's index first and build it once at the end (much faster
+-- than inserting row by row into the graph).
+CREATE FUNCTION api.drop_space_index(p_space_id integer, p_collection_id integer)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
 BEGIN
-    EXECUTE format('DROP INDEX IF EXISTS rag.%I', api.vector_table(p_space_id) || '_hnsw');
+    EXECUTE format('DROP INDEX IF EXISTS rag.%I', api.hnsw_index(p_space_id, p_collection_id));
 END
 $$;
 
--- Rebuild any HNSW index a bulk load left missing (an interrupted load); returns the
--- names of the spaces whose index was created.
-CREATE OR REPLACE FUNCTION api.ensure_space_indexes()
+-- The (space, collection) pairs whose HNSW index is missing (an interrupted bulk load).
+CREATE FUNCTION api.missing_space_indexes()
+RETURNS TABLE (space_id integer, space text, collection_id integer, collection text)
+LANGUAGE sql STABLE
+AS $$
+    SELECT s.id, s.name, c.id, c.name
+    FROM rag.spaces s CROSS JOIN rag.collections c
+    WHERE to_regclass(format('rag.%I', api.hnsw_index(s.id, c.id))) IS NULL
+    ORDER BY s.id, c.id
+$$;
+
+-- Build every missing HNSW index; returns "space/collection" of each one built.
+CREATE FUNCTION api.ensure_space_indexes()
 RETURNS SETOF text
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_space rag.spaces;
+    v_missing record;
 BEGIN
-    FOR v_space IN SELECT * FROM rag.spaces ORDER BY id LOOP
-        IF to_regclass(format('rag.%I', api.vector_table(v_space.id) || '_hnsw')) IS NULL THEN
-            PERFORM api.create_space_index(v_space.id);
-            RETURN NEXT v_space.name;
-        END IF;
+    FOR v_missing IN SELECT * FROM api.missing_space_indexes() LOOP
+        PERFORM api.create_space_index(v_missing.space_id, v_missing.collection_id);
+        RETURN NEXT v_missing.space || '/' || v_missing.collection;
     END LOOP;
 END
 $$;
 
-CREATE OR REPLACE FUNCTION api.drop_space(p_name text)
+-- One collection's partition of one space's vectors, with its index.
+CREATE FUNCTION api.create_vector_partition(p_space_id integer, p_collection_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_dims integer := (SELECT dims FROM rag.spaces WHERE id = p_space_id);
+BEGIN
+    EXECUTE format('CREATE TABLE rag.%I PARTITION OF rag.%I FOR VALUES IN (%s)',
+                   api.vector_partition(p_space_id, p_collection_id),
+                   api.vector_table(p_space_id), p_collection_id);
+    -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
+    -- scoring a candidate reads one tuple and never a TOAST chunk.
+    IF v_dims <= 2000 THEN
+        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN',
+                       api.vector_partition(p_space_id, p_collection_id));
+    END IF;
+    PERFORM api.create_space_index(p_space_id, p_collection_id);
+END
+$$;
+
+CREATE FUNCTION api.register_space(
+    p_name text,
+    p_dims integer,
+    p_model text,
+    p_description text,
+    p_hnsw_m integer,
+    p_hnsw_ef_construction integer
+) RETURNS rag.spaces
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_space rag.spaces;
+    v_collection integer;
+BEGIN
+    INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction)
+    VALUES (p_name, p_dims, coalesce(p_model, ''), coalesce(p_description, ''),
+            p_hnsw_m, p_hnsw_ef_construction)
+    RETURNING * INTO v_space;
+    EXECUTE format(
+        'CREATE TABLE rag.%I (
+             collection_id integer NOT NULL,
+             chunk_pk      bigint NOT NULL,
+             embedding     vector(%s) NOT NULL,
+             PRIMARY KEY (chunk_pk, collection_id)
+         ) PARTITION BY LIST (collection_id)',
+        api.vector_table(v_space.id), p_dims);
+    FOR v_collection IN SELECT id FROM rag.collections ORDER BY id LOOP
+        PERFORM api.create_vector_partition(v_space.id, v_collection);
+    END LOOP;
+    PERFORM api.create_space_functions(v_space.id);
+    RETURN v_space;
+END
+$$;
+
+CREATE FUNCTION api.drop_space(p_name text)
 RETURNS boolean
 LANGUAGE plpgsql
 AS $$
@@ -109,12 +156,13 @@ BEGIN
         RETURN false;
     END IF;
     EXECUTE format('DROP TABLE rag.%I', api.vector_table(v_id));
+    PERFORM api.drop_space_functions(v_id);
     RETURN true;
 END
 $$;
 
--- Spaces with their vector counts, in registry order.
-CREATE OR REPLACE FUNCTION api.space_stats()
+-- Spaces with their vector counts in one collection, in registry order.
+CREATE FUNCTION api.space_stats(p_collection_id integer)
 RETURNS TABLE (name text, dims integer, model text, description text, vectors bigint)
 LANGUAGE plpgsql STABLE
 AS $$
@@ -126,7 +174,8 @@ BEGIN
         dims := v_space.dims;
         model := v_space.model;
         description := v_space.description;
-        EXECUTE format('SELECT count(*) FROM rag.%I', api.vector_table(v_space.id)) INTO vectors;
+        EXECUTE format('SELECT count(*) FROM rag.%I',
+                       api.vector_partition(v_space.id, p_collection_id)) INTO vectors;
         RETURN NEXT;
     END LOOP;
 END
@@ -135,17 +184,16 @@ $$;
 -- The distance the HNSW index of a space orders by, between alias.embedding and the
 -- query vector expression p_query: the planner uses the index only for this exact form.
 -- It differs from the float32 cosine distance by less than api.ann_distance_error().
-CREATE OR REPLACE FUNCTION api.ann_order_sql(p_alias text, p_query text, p_dims integer)
+CREATE FUNCTION api.ann_order_sql(p_alias text, p_query text, p_dims integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-    SELECT format('l2_normalize(%s.embedding)::halfvec(%s) <=> l2_normalize(%s)::halfvec(%s)',
-                  p_alias, p_dims, p_query, p_dims)
+    SELECT format('l2_normalize(%s.embedding)::halfvec(%s) <=> %s', p_alias, p_dims, p_query)
 $$;
 
 -- Rounding both unit vectors to half precision (relative error 2^-11 per component)
 -- moves their cosine by at most about 4 * 2^-11 ~ 0.002; bounds use twice that.
-CREATE OR REPLACE FUNCTION api.ann_distance_error()
+CREATE FUNCTION api.ann_distance_error()
 RETURNS float8
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT 0.004::float8 $$;

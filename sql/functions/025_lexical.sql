@@ -9,15 +9,16 @@
 -- Each term's saturation tf / (tf + K) lies in [0, 1), so lex is the fraction of the
 -- largest BM25 score the query could give, whatever the query's length or rarity: a
 -- chunk holding every query term many times approaches 1, one holding none scores 0.
--- Terms are English-stemmed lexemes without stop words (to_tsvector('english')); terms
--- the collection does not hold are left out (they cannot be matched). N, df and avg_len
--- come from rag.lex_stats / rag.lex_terms, kept current by triggers at ingest.
+-- Terms are English-stemmed lexemes without stop words (rag.chunk_terms); terms the
+-- collection does not hold are left out (they cannot be matched). N and avg_len are the
+-- collection's (rag.collections), df_t too (rag.lex_terms): one collection's words never
+-- change another's scores. The postings (rag.lex_postings) carry tf and len(c), so
+-- scoring reads nothing else.
 
--- The query side: its terms (those the collection holds), their weights idf_t / sum idf,
--- and the collection's average chunk length.
-DROP FUNCTION IF EXISTS api.lex_query(text);
+-- The query side: its terms the collection holds, their weights idf_t / sum idf, and
+-- the collection's average chunk length.
 CREATE FUNCTION api.lex_query(
-    p_query text,
+    p_collection integer, p_query text,
     OUT terms text[], OUT weights float8[], OUT avg_len float8
 )
 LANGUAGE plpgsql STABLE
@@ -27,51 +28,52 @@ DECLARE
     v_tokens bigint;
     v_idf float8[];
 BEGIN
-    SELECT docs, tokens INTO v_docs, v_tokens FROM rag.lex_stats;
+    SELECT chunks, tokens INTO v_docs, v_tokens FROM rag.collections WHERE id = p_collection;
     avg_len := greatest(coalesce(v_tokens, 0)::float8 / greatest(coalesce(v_docs, 0), 1), 1);
-    SELECT coalesce(array_agg(q.lexeme ORDER BY q.lexeme), '{}'),
-           coalesce(array_agg(ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY q.lexeme),
-                    '{}')
+    SELECT coalesce(array_agg(q.term ORDER BY q.term), '{}'),
+           coalesce(array_agg(ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY q.term), '{}')
     INTO terms, v_idf
-    FROM unnest(to_tsvector('english'::regconfig, coalesce(p_query, ''))) q
-    JOIN rag.lex_terms t ON t.term = q.lexeme AND t.df > 0;
+    FROM (SELECT DISTINCT term FROM rag.chunk_terms('', coalesce(p_query, ''))) q
+    JOIN rag.lex_terms t ON t.term = q.term AND t.collection_id = p_collection AND t.df > 0;
     weights := ARRAY(SELECT i / sum(i) OVER () FROM unnest(v_idf) WITH ORDINALITY u(i, n)
                      ORDER BY n);
 END
 $$;
 
--- A per-chunk scorer over tsvectors that databases before migration 0008 hold.
-DROP FUNCTION IF EXISTS api.bm25(tsvector, integer, text[], float8[], float8, float8, float8);
-
--- Every chunk that passes the filter (a WHERE condition on c, over $2 = p_args) and
--- holds at least one query term, with its lex, read from the postings of the query's
--- terms (rag.lex_postings). p_bm25: {"k1": .., "b": ..}.
-CREATE OR REPLACE FUNCTION api.lex_matches(
-    p_query text, p_filter text, p_args jsonb, p_bm25 jsonb,
-    OUT ids bigint[], OUT scores float8[]
-)
+-- Every chunk of the plan's collection that passes its filter and holds at least one
+-- query term, with its lex, from the postings of the query's terms.
+CREATE FUNCTION api.lex_matches(p api.search_plan, OUT ids bigint[], OUT scores float8[])
 LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
 AS $$
-DECLARE
-    v_query record := api.lex_query(p_query);
 BEGIN
     ids := '{}';
     scores := '{}';
-    IF cardinality(v_query.terms) = 0 THEN
+    IF coalesce(cardinality(p.lex_terms), 0) = 0 THEN
         RETURN;
     END IF;
-    EXECUTE format(
-        'SELECT coalesce(array_agg(m.id), ''{}''), coalesce(array_agg(m.lex), ''{}'')
-         FROM (SELECT p.chunk_pk AS id,
-                      sum(q.w * p.tf / (p.tf + $5 * (1 - $6 + $6 * c.lex_len / $7))) AS lex
-               FROM unnest($3::text[], $4::float8[]) q(term, w)
-               JOIN rag.lex_postings p ON p.term = q.term
-               JOIN rag.chunks c ON c.id = p.chunk_pk
-               WHERE %s
-               GROUP BY p.chunk_pk) m', p_filter)
-    INTO ids, scores
-    USING NULL::vector[], p_args, v_query.terms, v_query.weights,
-          coalesce((p_bm25 ->> 'k1')::float8, 1.2), coalesce((p_bm25 ->> 'b')::float8, 0.75),
-          v_query.avg_len;
+    IF NOT p.filtered THEN
+        SELECT coalesce(array_agg(m.id), '{}'), coalesce(array_agg(m.lex), '{}')
+        INTO ids, scores
+        FROM (SELECT l.chunk_pk AS id,
+                     sum(q.w * l.tf / (l.tf + p.bm25_k1 * (1 - p.bm25_b
+                                                           + p.bm25_b * l.len / p.lex_avg_len)))
+                         AS lex
+              FROM unnest(p.lex_terms, p.lex_weights) AS q(term, w)
+              JOIN rag.lex_postings l ON l.term = q.term AND l.collection_id = p.collection_id
+              GROUP BY l.chunk_pk) m;
+    ELSE
+        SELECT coalesce(array_agg(m.id), '{}'), coalesce(array_agg(m.lex), '{}')
+        INTO ids, scores
+        FROM (SELECT l.chunk_pk AS id,
+                     sum(q.w * l.tf / (l.tf + p.bm25_k1 * (1 - p.bm25_b
+                                                           + p.bm25_b * l.len / p.lex_avg_len)))
+                         AS lex
+              FROM unnest(p.lex_terms, p.lex_weights) AS q(term, w)
+              JOIN rag.lex_postings l ON l.term = q.term AND l.collection_id = p.collection_id
+              JOIN rag.chunks c ON c.id = l.chunk_pk AND c.collection_id = p.collection_id
+              WHERE api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+              GROUP BY l.chunk_pk) m;
+    END IF;
 END
 $$;

@@ -1,9 +1,67 @@
 -- Explanations: one chunk under a search's scoring, and how far it is from the top-k.
 
--- Why a chunk is (not) in the results: which filters it fails, its score and parts, and
--- its rank among the chunks that pass every filter and rule (1 = best; a scan: costs
--- what an exact search costs). Same arguments as api.rag_topk_weighted plus p_chunk_id.
-CREATE OR REPLACE FUNCTION api.explain_chunk(
+-- The filters a chunk fails, each checked on its own; for a metadata filter, also the
+-- conditions of it that the chunk fails (each condition alone).
+CREATE FUNCTION api.failed_filters(p api.search_plan, p_filters jsonb, p_id bigint,
+                                   OUT filters text[], OUT conditions text[])
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_key text;
+    v_one api.search_filter;
+    v_passes boolean;
+    c rag.chunks;
+BEGIN
+    filters := '{}';
+    conditions := '{}';
+    SELECT * INTO c FROM rag.chunks WHERE id = p_id AND collection_id = p.collection_id;
+    FOR v_key IN SELECT jsonb_object_keys(coalesce(p_filters, '{}')) LOOP
+        v_one := api.make_filter(p.collection_id, jsonb_build_object(v_key, p_filters -> v_key));
+        IF NOT api.passes(v_one, c.doc_id, c.src, c.tags, c.created_at, c.meta) THEN
+            filters := filters || v_key;
+        END IF;
+    END LOOP;
+    IF 'metadata' = ANY (filters) THEN
+        conditions := ARRAY(
+            SELECT m.condition FROM api.metadata_conditions(p_filters -> 'metadata') m
+            WHERE NOT coalesce(c.meta @@ m.path, false));
+    END IF;
+END
+$$;
+
+-- Where a chunk ranks for a search: 1 + the eligible chunks passing the filter that score
+-- higher (or the same, with a lower chunk_id). A scan: costs what an exact search costs.
+CREATE FUNCTION api.rank_of(p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
+                            p_score float8, p_chunk_id text)
+RETURNS bigint
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_vectors boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
+    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p) ELSE '0' END;
+    v_from text := CASE WHEN p.keyword_only
+                        THEN 'unnest($2, $3) AS lx(id, lex) JOIN rag.chunks c ON c.id = lx.id'
+                        ELSE 'rag.chunks c LEFT JOIN unnest($2, $3) AS lx(id, lex) ON lx.id = c.id'
+                   END || CASE WHEN v_vectors THEN api.vector_joins_sql(p) ELSE '' END;
+    v_rank bigint;
+BEGIN
+    EXECUTE format(
+        'SELECT count(*) + 1 FROM (
+             SELECT c.chunk_id,
+                    api.eligible_score($1, api.score($1, s.sem, lx.lex, c.created_at, c.signal),
+                                       s.sem, lx.id IS NOT NULL) AS score
+             FROM %s CROSS JOIN LATERAL (SELECT %s AS sem) s
+             WHERE %s) x
+         WHERE x.score > $4 OR (x.score = $4 AND x.chunk_id < $5)',
+        v_from, v_sem, api.filter_sql(p.filter, '($1).filter'))
+    INTO v_rank USING p, p_lex_ids, p_lex_scores, p_score, p_chunk_id;
+    RETURN v_rank;
+END
+$$;
+
+-- Why a chunk is (not) in the results: the filters it fails, its score and parts, and
+-- its rank. Same arguments as api.rag_topk_weighted plus p_chunk_id.
+CREATE FUNCTION api.explain_chunk(
     p_vectors vector[],
     p_spaces text[],
     p_space_weights float8[],
@@ -14,82 +72,62 @@ CREATE OR REPLACE FUNCTION api.explain_chunk(
     p_options jsonb,
     p_chunk_id text,
     p_w_lex float8 DEFAULT 0,
-    p_query text DEFAULT NULL
+    p_query text DEFAULT NULL,
+    p_collection text DEFAULT 'default'
 ) RETURNS jsonb
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_options jsonb := coalesce(p_options, '{}');
-    v_filters jsonb := coalesce(p_filters, '{}');
-    v_now float8 := date_part('epoch', coalesce((v_options ->> 'as_of')::timestamptz, now()));
-    v_sql record;
-    v_plain record;  -- the same scoring without the min_similarity rule
-    v_args jsonb;
-    v_numbers float8[];
+    p api.search_plan;
     v_id bigint;
-    v_failed text[] := '{}';
-    v_key text;
-    v_one record;
-    v_passes boolean;
-    v_part jsonb;
-    v_rank bigint;
     v_lex record;
+    v_failed record;
+    v_row jsonb;
+    v_matched boolean;
+    v_eligible float8;
+    v_rank bigint;
 BEGIN
-    SELECT id INTO v_id FROM rag.chunks WHERE chunk_id = p_chunk_id;
+    p := api.search_plan(p_vectors, p_spaces, p_space_weights, 1, p_w_cos, p_w_rec, p_w_sig,
+                         p_filters, p_options, p_w_lex, p_query, p_collection);
+    SELECT id INTO v_id FROM rag.chunks
+    WHERE chunk_id = p_chunk_id AND collection_id = p.collection_id;
     IF v_id IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'RG404',
-            MESSAGE = format('no chunk with chunk_id "%s"', p_chunk_id),
-            DETAIL = jsonb_build_object('chunk_id', p_chunk_id)::text;
+        PERFORM api.raise_not_found(format('no chunk with chunk_id %s', quote_literal(p_chunk_id)),
+                                    jsonb_build_object('chunk_id', p_chunk_id));
     END IF;
-    v_sql := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                            v_filters, v_options, p_w_lex);
-    -- The same score without the eligibility rules. A w_cos of 1 only keeps the
-    -- keyword-only rule out of the text; the score's weights come from v_numbers.
-    v_plain := api.search_sql(p_vectors, p_spaces, p_space_weights, 1, p_w_rec, p_w_sig,
-                              v_filters, v_options - 'min_similarity', p_w_lex);
-    v_args := api.search_args(v_filters, v_options);
-    v_numbers := api.search_numbers(p_w_cos, p_w_rec, p_w_sig, v_sql.rec_scale, v_now,
-                                    coalesce(p_space_weights, '{}'), p_w_lex);
-    v_lex := api.lex_matches(CASE WHEN p_w_lex > 0 THEN p_query END, 'true', v_args,
-                             v_options -> 'bm25');
-    -- Each filter on its own, to name the ones the chunk fails.
-    FOR v_key IN SELECT jsonb_object_keys(v_filters) LOOP
-        v_one := api.search_sql(p_vectors, p_spaces, p_space_weights, p_w_cos, p_w_rec, p_w_sig,
-                                jsonb_build_object(v_key, v_filters -> v_key), '{}');
-        EXECUTE format('SELECT %s FROM rag.chunks c WHERE c.id = $3[1]', v_one.filter)
-        INTO v_passes
-        USING p_vectors, v_args, ARRAY[v_id];
-        IF NOT v_passes THEN
-            v_failed := v_failed || v_key;
-        END IF;
-    END LOOP;
-    EXECUTE format(
-        'SELECT jsonb_build_object(''score'', %s, ''eligible_score'', %s, ''sem'', %s,
-                ''lex'', %s, ''rec'', %s, ''sig'', c.signal::float8, ''sims'', %s,
-                ''source'', %s)
-         FROM rag.chunks c %s %s WHERE c.id = $3[1]',
-        v_plain.score, v_sql.score, v_sql.sem, v_sql.lex, v_sql.rec, v_sql.sims,
-        v_sql.source, v_sql.joins, v_sql.lex_join)
-    INTO v_part
-    USING p_vectors, v_args, ARRAY[v_id], NULL::text[], NULL::float8[], NULL::box[],
-          NULL::float8, NULL::bigint[], v_numbers, v_lex.ids, v_lex.scores;
-    IF cardinality(v_failed) = 0 AND v_part ->> 'eligible_score' IS NOT NULL THEN
-        EXECUTE format(
-            'SELECT count(*) + 1 FROM rag.chunks c %s %s
-             WHERE %s AND (%s > $7 OR (%s = $7 AND c.chunk_id < $4[1]))',
-            v_sql.joins, v_sql.lex_join, v_sql.filter, v_sql.score, v_sql.score)
-        INTO v_rank
-        USING p_vectors, v_args, NULL::bigint[], ARRAY[p_chunk_id], NULL::float8[],
-              NULL::box[], (v_part ->> 'score')::float8, NULL::bigint[], v_numbers,
-              v_lex.ids, v_lex.scores;
+    -- keyword matches over the whole collection: the chunk's lex even when filtered out
+    p.filtered := false;
+    v_lex := api.lex_matches(p);
+    p.filtered := coalesce(p_filters, '{}') <> '{}';
+    v_failed := api.failed_filters(p, p_filters, v_id);
+    v_row := api.result_rows(p, ARRAY[v_id], v_lex.ids, v_lex.scores) -> 0;
+    v_matched := v_id = ANY (v_lex.ids);
+    v_eligible := api.eligible_score(p, (v_row ->> 'score')::float8, (v_row ->> 'sem')::float8,
+                                     v_matched);
+    -- min_score is reported as its own stage, not as ineligibility
+    IF v_eligible IS NULL AND p.min_score IS NOT NULL THEN
+        p.min_score := NULL;
+        v_eligible := api.eligible_score(p, (v_row ->> 'score')::float8,
+                                         (v_row ->> 'sem')::float8, v_matched);
     END IF;
-    RETURN v_part || jsonb_build_object('chunk_id', p_chunk_id, 'failed_filters',
-                                        to_jsonb(v_failed), 'rank', v_rank);
+    IF cardinality(v_failed.filters) = 0 AND v_eligible IS NOT NULL AND p.fusion = 'weighted' THEN
+        v_rank := api.rank_of(p, v_lex.ids, v_lex.scores, v_eligible, p_chunk_id);
+    END IF;
+    RETURN jsonb_build_object(
+        'chunk_id', p_chunk_id, 'score', v_row -> 'score', 'eligible_score', v_eligible,
+        'sem', v_row -> 'sem', 'lex', coalesce(v_row -> 'lex', '0'::jsonb),
+        'rec', v_row -> 'rec', 'sig', v_row -> 'sig', 'sims', v_row -> 'sims',
+        'source', (SELECT api.source_key(src, doc_id) FROM rag.chunks
+                   WHERE id = v_id AND collection_id = p.collection_id),
+        'failed_filters', to_jsonb(v_failed.filters),
+        'failed_conditions', to_jsonb(v_failed.conditions),
+        'rank', v_rank);
 END
 $$;
 
 -- The cosine similarity of chunks to a goal's vector in one space (NULL: no vector).
-CREATE OR REPLACE FUNCTION api.goal_alignment(p_goal text, p_space text, p_chunk_ids text[])
+CREATE FUNCTION api.goal_alignment(p_goal text, p_space text, p_chunk_ids text[],
+                                   p_collection_id integer)
 RETURNS TABLE (chunk_id text, alignment float8)
 LANGUAGE plpgsql STABLE
 AS $$
@@ -102,8 +140,8 @@ BEGIN
     WHERE g.name = p_goal AND g.space_id = v_space.id;
     RETURN QUERY EXECUTE format(
         'SELECT c.chunk_id, 1 - (v.embedding <=> $1)
-         FROM rag.chunks c LEFT JOIN rag.%I v ON v.chunk_pk = c.id
-         WHERE c.chunk_id = ANY($2)', api.vector_table(v_space.id))
-    USING v_goal, p_chunk_ids;
+         FROM rag.chunks c LEFT JOIN rag.%I v ON v.chunk_pk = c.id AND v.collection_id = $3
+         WHERE c.chunk_id = ANY ($2) AND c.collection_id = $3', api.vector_table(v_space.id))
+    USING v_goal, p_chunk_ids, p_collection_id;
 END
 $$;

@@ -1,48 +1,60 @@
 -- name: chunk_owner_conflicts
 -- A chunk_id of the batch that is stored under a document outside the batch.
 SELECT chunk_id, doc_id FROM rag.chunks
-WHERE chunk_id = ANY(%s::text[]) AND doc_id <> ALL(%s::text[])
+WHERE collection_id = %(collection)s AND chunk_id = ANY(%(chunk_ids)s::text[])
+  AND doc_id <> ALL(%(doc_ids)s::text[])
 LIMIT 1;
 
 -- name: upsert_documents
-INSERT INTO rag.documents AS d (doc_id, src, title, category, metadata, tags)
-SELECT r.doc_id, coalesce(r.src, ''), coalesce(r.title, ''), r.category,
+INSERT INTO rag.documents AS d (collection_id, doc_id, src, title, category, metadata, tags)
+SELECT %(collection)s, r.doc_id, coalesce(r.src, ''), coalesce(r.title, ''), r.category,
        coalesce(r.metadata, '{}'), ARRAY(SELECT jsonb_array_elements_text(r.tags))
-FROM jsonb_to_recordset(%s::jsonb)
+FROM jsonb_to_recordset(%(documents)s::jsonb)
      AS r(doc_id text, src text, title text, category text, metadata jsonb, tags jsonb)
-ON CONFLICT (doc_id) DO UPDATE
+ON CONFLICT (doc_id, collection_id) DO UPDATE
 SET src = excluded.src, title = excluded.title, category = excluded.category,
     metadata = excluded.metadata, tags = excluded.tags, updated_at = now()
 RETURNING d.id, d.doc_id;
 
 -- name: delete_document_chunks
-WITH gone AS (DELETE FROM rag.chunks WHERE document_id = ANY(%s::bigint[]) RETURNING 1)
+WITH gone AS (DELETE FROM rag.chunks
+              WHERE collection_id = %(collection)s AND document_id = ANY(%(documents)s::bigint[])
+              RETURNING 1)
 SELECT count(*) FROM gone;
 
 -- name: reserve_chunk_ids
-SELECT nextval(pg_get_serial_sequence('rag.chunks', 'id')) FROM generate_series(1, %s);
+SELECT nextval('rag.chunk_pk_seq') FROM generate_series(1, %s);
 
 -- name: copy_chunks
-COPY rag.chunks (id, document_id, chunk_id, doc_id, src, title, ordinal, chunk,
-                 created_at, volume, confidence, signal_given, model, tags, metadata)
+COPY rag.chunks (id, collection_id, document_id, chunk_id, doc_id, src, title, ordinal,
+                 chunk, created_at, volume, confidence, signal_given, model, tags,
+                 metadata, meta)
 FROM STDIN (FORMAT BINARY);
 
 -- name: copy_vectors
-COPY {table} (chunk_pk, embedding) FROM STDIN (FORMAT BINARY);
+COPY {table} (collection_id, chunk_pk, embedding) FROM STDIN (FORMAT BINARY);
 
 -- name: get_document
-SELECT id, doc_id, src, title, category, metadata, tags, created_at, updated_at
-FROM rag.documents WHERE doc_id = %s;
+SELECT d.id, d.collection_id, d.doc_id, d.src, d.title, d.category, d.metadata, d.tags,
+       d.created_at, d.updated_at
+FROM rag.documents d JOIN rag.collections c ON c.id = d.collection_id
+WHERE d.doc_id = %(doc_id)s AND c.name = %(collection)s;
 
 -- name: document_chunks
 SELECT c.chunk_id, c.ordinal, c.chunk, c.created_at, c.volume, c.confidence, c.scale,
        c.signal, c.signal_given IS NOT NULL AS signal_pinned, c.model, c.tags, c.metadata
-FROM rag.chunks c WHERE c.document_id = %s ORDER BY c.ordinal;
+FROM rag.chunks c
+WHERE c.document_id = %(document)s AND c.collection_id = %(collection)s
+ORDER BY c.ordinal;
 
 -- name: document_vectors
-SELECT chunk_id, space, embedding FROM api.document_vectors(%s);
+SELECT chunk_id, space, embedding FROM api.document_vectors(%(document)s, %(collection)s);
 
 -- name: delete_document
-WITH doc AS (DELETE FROM rag.documents WHERE doc_id = %s RETURNING id)
-SELECT (SELECT count(*) FROM rag.chunks c, doc WHERE c.document_id = doc.id),
+WITH doc AS (DELETE FROM rag.documents d USING rag.collections c
+             WHERE d.doc_id = %(doc_id)s AND c.id = d.collection_id
+               AND c.name = %(collection)s
+             RETURNING d.id, d.collection_id)
+SELECT (SELECT count(*) FROM rag.chunks c, doc
+        WHERE c.document_id = doc.id AND c.collection_id = doc.collection_id),
        EXISTS (SELECT 1 FROM doc);

@@ -12,11 +12,8 @@ SELECT
 SELECT set_config('maintenance_work_mem', %s, false),
        set_config('max_parallel_maintenance_workers', '1', false);
 
--- name: vacuum_vectors
-VACUUM (ANALYZE) {table};
-
 -- name: vacuum_chunks
-VACUUM (ANALYZE) rag.chunks;
+VACUUM (ANALYZE) rag.chunks, rag.lex_postings;
 
 -- name: load_vector_library
 SELECT '[1]'::vector;

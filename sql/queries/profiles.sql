@@ -59,11 +59,12 @@ SELECT
     (SELECT jsonb_agg(jsonb_build_object(
                 'name', p.name, 'version', p.version, 'builtin', p.builtin,
                 'w_cos', v.w_cos, 'w_rec', v.w_rec, 'w_sig', v.w_sig, 'w_lex', v.w_lex,
-                'hybrid_vector_weight', v.hybrid_vector_weight, 'space_weights', v.space_weights, 'recency', v.recency))
+                'hybrid_vector_weight', v.hybrid_vector_weight,
+                'space_weights', v.space_weights, 'recency', v.recency))
      FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
-     WHERE p.name = ANY(%s::text[])),
+     WHERE p.name = ANY(%(names)s::text[])) AS profiles,
     (SELECT jsonb_agg(jsonb_build_object('name', name, 'dims', dims) ORDER BY id)
-     FROM rag.spaces);
+     FROM rag.spaces) AS spaces;
 
 -- name: profile_names
 SELECT name FROM rag.profiles ORDER BY name;

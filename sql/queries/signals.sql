@@ -1,14 +1,16 @@
 -- name: unknown_chunks
-SELECT id FROM unnest(%s::text[]) AS u(id)
-WHERE NOT EXISTS (SELECT 1 FROM rag.chunks c WHERE c.chunk_id = u.id);
+SELECT id FROM unnest(%(chunk_ids)s::text[]) AS u(id)
+WHERE NOT EXISTS (SELECT 1 FROM rag.chunks c
+                  WHERE c.chunk_id = u.id AND c.collection_id = api.collection_id(%(collection)s));
 
 -- name: update_signals
 UPDATE rag.chunks AS c
-SET volume = greatest(0, coalesce(u.volume, c.volume) + coalesce(u.add_volume, 0)),
+SET volume = least(%(max_volume)s, greatest(0, coalesce(u.volume, c.volume)
+                                                 + coalesce(u.add_volume, 0))),
     confidence = coalesce(u.confidence, c.confidence),
     signal_given = CASE WHEN u.set_signal THEN u.signal ELSE c.signal_given END
-FROM jsonb_to_recordset(%s::jsonb)
+FROM jsonb_to_recordset(%(updates)s::jsonb)
      AS u(chunk_id text, volume real, confidence real, add_volume real,
           set_signal boolean, signal real)
-WHERE c.chunk_id = u.chunk_id
+WHERE c.chunk_id = u.chunk_id AND c.collection_id = api.collection_id(%(collection)s)
 RETURNING c.chunk_id, c.volume, c.confidence, c.scale, c.signal, c.signal_given IS NOT NULL;

@@ -12,19 +12,23 @@ SELECT id, name, dims, model, description, created_at FROM rag.spaces ORDER BY i
 SELECT api.drop_space(%s);
 
 -- name: space_stats
-SELECT name, dims, model, description, vectors FROM api.space_stats();
+SELECT name, dims, model, description, vectors
+FROM api.space_stats(api.collection_id(%s));
 
 -- name: space_vector_count
-SELECT s.id, s.name, c.reltuples::bigint
+-- Per space, the index target in one collection and about how many vectors it holds.
+SELECT s.id, s.name, c.id, c.name, greatest(p.reltuples, 0)::bigint
 FROM rag.spaces s
-JOIN pg_class c ON c.oid = format('rag.%I', api.vector_table(s.id))::regclass
+CROSS JOIN rag.collections c
+JOIN pg_class p ON p.oid = format('rag.%%I', api.vector_partition(s.id, c.id))::regclass
+WHERE c.name = %s
 ORDER BY s.id;
 
 -- name: drop_space_index
-SELECT api.drop_space_index(%s);
+SELECT api.drop_space_index(%s, %s);
 
 -- name: create_space_index
-SELECT api.create_space_index(%s);
+SELECT api.create_space_index(%s, %s);
 
 -- name: ensure_space_indexes
 SELECT api.ensure_space_indexes();

@@ -1,4 +1,8 @@
-"""Documents: upsert (with chunks and vectors), read, delete."""
+"""Documents: upsert (with chunks and vectors), read, delete.
+
+A doc_id may hold any character but control characters, "/" included: the path takes
+the rest of the URL (percent-encode "?", "#" and "%").
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from psycopg import AsyncConnection
 
-from app.api.deps import body_bytes, db, get_settings, require
+from app.api.deps import authorize, body_bytes, db, get_settings
 from app.api.openapi import json_body
 from app.api.schemas import ERROR_RESPONSES
-from app.auth import Scope
-from app.documents import delete_document, get_document
-from app.ingest import DocumentIn, ingest_document, parse_document
+from app.auth import Access, Scope
+from app.ingest.models import DocumentIn
+from app.ingest.prepare import parse_document
+from app.resources.documents import delete_document, get_document, ingest_document
 from app.settings import Settings
+from app.validation import COLLECTION_PATTERN
 
 router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
+CollectionQuery = Annotated[
+    str, Query(pattern=COLLECTION_PATTERN, description="The document's collection.")
+]
 
 
 @router.post(
@@ -23,37 +32,40 @@ router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
     summary="Store a document with its chunks (replaces the chunks it had)",
     openapi_extra=json_body(DocumentIn),
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
 )
 async def upsert_document(
+    access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     body: Annotated[bytes, Depends(body_bytes)],
     conn: Annotated[AsyncConnection, Depends(db)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
     """All or nothing: any bad chunk (empty text, unknown space, wrong dimension,
     NaN/Infinity) gets a 400 naming it, and nothing is stored."""
-    return await ingest_document(conn, parse_document(body), settings)
+    document = parse_document(body)
+    access.collection(document.collection)
+    return await ingest_document(conn, document, settings)
 
 
-@router.get(
-    "/{doc_id}",
-    summary="A document and its chunks",
-    responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.READ))],
-)
+@router.get("/{doc_id:path}", summary="A document and its chunks", responses=ERROR_RESPONSES)
 async def read_document(
     doc_id: str,
+    access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
+    collection: CollectionQuery = "default",
     include_embeddings: Annotated[bool, Query(description="Add each chunk's vectors.")] = False,
 ) -> Any:
-    return await get_document(conn, doc_id, include_embeddings)
+    return await get_document(conn, access.collection(collection), doc_id, include_embeddings)
 
 
 @router.delete(
-    "/{doc_id}",
+    "/{doc_id:path}",
     summary="Delete a document, its chunks and their vectors",
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
 )
-async def remove_document(doc_id: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
-    return await delete_document(conn, doc_id)
+async def remove_document(
+    doc_id: str,
+    access: Annotated[Access, Depends(authorize(Scope.WRITE))],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    collection: CollectionQuery = "default",
+) -> Any:
+    return await delete_document(conn, access.collection(collection), doc_id)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import db, get_settings, require
+from app.api.deps import authorize, db, get_settings
 from app.auth import Scope
 from app.demo import demo_queries, demo_space_name
 from app.settings import Settings
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api/rag", tags=["search"])
 @router.get(
     "/examples",
     summary="Sample questions with query vectors (the demo corpus's model)",
-    dependencies=[Depends(require(Scope.READ))],
+    dependencies=[Depends(authorize(Scope.READ))],
 )
 async def examples(
     conn: Annotated[AsyncConnection, Depends(db)],

@@ -7,32 +7,32 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from psycopg import AsyncConnection
 
-from app import purpose
-from app.api.deps import body_bytes, db, get_settings, require
+from app.api.deps import authorize, body_bytes, db, get_settings, shared_writer
 from app.api.openapi import json_body
 from app.api.schemas import ERROR_RESPONSES
 from app.auth import Scope
-from app.purpose import GoalIn
+from app.resources import goals
+from app.resources.goals import GoalIn
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag/goals", tags=["purpose"])
 
 
-@router.get("", summary="Every goal", dependencies=[Depends(require(Scope.READ))])
+@router.get("", summary="Every goal", dependencies=[Depends(authorize(Scope.READ))])
 async def list_goals(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
-    return {"ok": True, "goals": await purpose.list_goals(conn)}
+    return {"ok": True, "goals": await goals.list_goals(conn)}
 
 
 @router.get(
     "/{name}", summary="One goal", responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.READ))],
+    dependencies=[Depends(authorize(Scope.READ))],
 )  # fmt: skip
 async def get_goal(
     name: str,
     conn: Annotated[AsyncConnection, Depends(db)],
     include_embeddings: Annotated[bool, Query(description="Add the vectors.")] = False,
 ) -> Any:
-    return await purpose.get_goal(conn, name, include_embeddings)
+    return await goals.get_goal(conn, name, include_embeddings)
 
 
 @router.put(
@@ -40,7 +40,7 @@ async def get_goal(
     summary="Create or replace a goal (its vectors by space)",
     openapi_extra=json_body(GoalIn),
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )
 async def put_goal(
     name: str,
@@ -48,13 +48,13 @@ async def put_goal(
     conn: Annotated[AsyncConnection, Depends(db)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
-    return await purpose.put_goal(conn, name, purpose.parse_goal(body), settings)
+    return await goals.put_goal(conn, name, goals.parse_goal(body), settings)
 
 
 @router.delete(
     "/{name}", summary="Delete a goal", responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )  # fmt: skip
 async def delete_goal(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
-    await purpose.delete_goal(conn, name)
+    await goals.delete_goal(conn, name)
     return {"ok": True, "deleted": name}

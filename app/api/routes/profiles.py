@@ -7,18 +7,18 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 from psycopg import AsyncConnection
 
-from app import profiles
-from app.api.deps import body_bytes, db, require
+from app.api.deps import authorize, body_bytes, db, shared_writer
 from app.api.openapi import json_body
 from app.api.schemas import ERROR_RESPONSES
 from app.auth import Scope
-from app.profiles import ProfileIn
+from app.resources import profiles
+from app.resources.profiles import ProfileIn
 
 router = APIRouter(prefix="/api/rag/profiles", tags=["profiles"])
 
 
 @router.get(
-    "", summary="Every profile, current version", dependencies=[Depends(require(Scope.READ))]
+    "", summary="Every profile, current version", dependencies=[Depends(authorize(Scope.READ))]
 )
 async def list_profiles(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     return {"ok": True, "profiles": [p.as_dict() for p in await profiles.list_profiles(conn)]}
@@ -28,7 +28,7 @@ async def list_profiles(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     "/{name}",
     summary="One profile (?version=N for an older version)",
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.READ))],
+    dependencies=[Depends(authorize(Scope.READ))],
 )
 async def get_profile(
     name: str,
@@ -42,7 +42,7 @@ async def get_profile(
     "/{name}/versions",
     summary="Every version of a profile, oldest first",
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.READ))],
+    dependencies=[Depends(authorize(Scope.READ))],
 )
 async def get_versions(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     versions = await profiles.profile_versions(conn, name)
@@ -54,7 +54,7 @@ async def get_versions(name: str, conn: Annotated[AsyncConnection, Depends(db)])
     summary="Create a profile, or write its next version (applies to the next query)",
     openapi_extra=json_body(ProfileIn),
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )
 async def put_profile(
     name: str,
@@ -69,7 +69,7 @@ async def put_profile(
     "/{name}",
     summary="Delete a profile and its versions (not a built-in)",
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )
 async def delete_profile(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     await profiles.delete_profile(conn, name)

@@ -7,11 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import body_bytes, db, require
+from app.api.deps import authorize, body_bytes, db
 from app.api.openapi import json_body
 from app.api.schemas import ERROR_RESPONSES
-from app.auth import Scope
-from app.signals import SignalsIn, apply_signals, parse_signals
+from app.auth import Access, Scope
+from app.resources.signals import SignalsIn, apply_signals, parse_signals
 
 router = APIRouter(prefix="/api/rag", tags=["signals"])
 
@@ -21,12 +21,14 @@ router = APIRouter(prefix="/api/rag", tags=["signals"])
     summary="Update volume, confidence or signal of chunks (clicks, ratings)",
     openapi_extra=json_body(SignalsIn),
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
 )
 async def update_signals(
+    access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     body: Annotated[bytes, Depends(body_bytes)],
     conn: Annotated[AsyncConnection, Depends(db)],
 ) -> Any:
     """add_volume counts a click; signal pins a value in [0,1], signal: null unpins it.
     An unknown chunk_id makes the whole request fail with 404, changing nothing."""
-    return await apply_signals(conn, parse_signals(body))
+    signals = parse_signals(body)
+    access.collection(signals.collection)
+    return await apply_signals(conn, signals)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 from psycopg import AsyncConnection
 
-from app import spaces
-from app.api.deps import body_bytes, db, get_settings, require
+from app.api.deps import authorize, body_bytes, db, get_settings, shared_writer
 from app.api.openapi import json_body
 from app.api.responses import ORJSONResponse
 from app.api.schemas import ERROR_RESPONSES
-from app.auth import Scope
+from app.auth import Access, Scope
+from app.resources import spaces
 from app.settings import Settings
+from app.validation import COLLECTION_PATTERN
 
 router = APIRouter(prefix="/api/rag", tags=["spaces"])
 
@@ -21,10 +22,10 @@ router = APIRouter(prefix="/api/rag", tags=["spaces"])
 @router.post(
     "/spaces",
     status_code=201,
-    summary="Register an embedding space (its vector table and HNSW index)",
+    summary="Register an embedding space (its vector tables and HNSW indexes)",
     openapi_extra=json_body(spaces.SpaceIn),
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )
 async def register_space(
     body: Annotated[bytes, Depends(body_bytes)],
@@ -35,7 +36,7 @@ async def register_space(
     return ORJSONResponse({"ok": True, "space": space}, status_code=201)
 
 
-@router.get("/spaces", summary="Registered spaces", dependencies=[Depends(require(Scope.READ))])
+@router.get("/spaces", summary="Registered spaces", dependencies=[Depends(authorize(Scope.READ))])
 async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     return {"ok": True, "spaces": await spaces.list_spaces(conn)}
 
@@ -44,7 +45,7 @@ async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     "/spaces/{name}",
     summary="Drop a space and all its vectors (not the default space)",
     responses=ERROR_RESPONSES,
-    dependencies=[Depends(require(Scope.WRITE))],
+    dependencies=[Depends(shared_writer)],
 )
 async def drop_space(
     name: str,
@@ -55,10 +56,10 @@ async def drop_space(
     return {"ok": True, "dropped": name}
 
 
-@router.get(
-    "/stats",
-    summary="Documents, chunks, and vectors per space",
-    dependencies=[Depends(require(Scope.READ))],
-)
-async def stats(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
-    return await spaces.stats(conn)
+@router.get("/stats", summary="Documents, chunks, and vectors per space in a collection")
+async def stats(
+    access: Annotated[Access, Depends(authorize(Scope.READ))],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    collection: Annotated[str, Query(pattern=COLLECTION_PATTERN)] = "default",
+) -> Any:
+    return await spaces.stats(conn, access.collection(collection))

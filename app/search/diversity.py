@@ -1,7 +1,8 @@
 """Diversity re-ranking: maximal marginal relevance (MMR) over the ranked candidates.
 
 With ``diversity_factor`` d > 0 the database returns a larger pool of the best rows
-(``candidate_pool``); rows are then taken one at a time, each time the one maximising
+(``candidate_pool`` in app/search/plan.py); rows are then taken one at a time, each time
+the one maximising
 
     (1 - d) * score - d * max cosine similarity to the rows already taken
 
@@ -12,24 +13,13 @@ the one least like those taken.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from psycopg import AsyncConnection
 
-from app.db.sqlfiles import queries
-
-if TYPE_CHECKING:
-    from app.search import SearchQuery
-
-POOL_FACTOR = 4
-MIN_POOL = 20
-MAX_POOL = 1000
-
-
-def candidate_pool(wanted: int) -> int:
-    """How many ranked rows diversity chooses ``wanted`` rows from."""
-    return min(MAX_POOL, max(MIN_POOL, POOL_FACTOR * wanted))
+from app.search.plan import SearchPlan
+from app.search.store import chunk_vectors
 
 
 def mmr_order(scores: np.ndarray, vectors: np.ndarray, factor: float, wanted: int) -> list[int]:
@@ -49,9 +39,8 @@ def mmr_order(scores: np.ndarray, vectors: np.ndarray, factor: float, wanted: in
     return order
 
 
-async def _unit_vectors(conn: AsyncConnection, space: str, chunk_ids: list[str]) -> np.ndarray:
-    cursor = await conn.execute(queries("search").chunk_vectors, (space, chunk_ids))
-    found = {chunk_id: vector.to_numpy() for chunk_id, vector in await cursor.fetchall()}
+def unit_rows(chunk_ids: list[str], found: dict[str, np.ndarray]) -> np.ndarray:
+    """The vectors of ``chunk_ids`` as unit rows, zeros where a chunk has none."""
     width = next((len(v) for v in found.values()), 1)
     vectors = np.zeros((len(chunk_ids), width), dtype=np.float64)
     for i, chunk_id in enumerate(chunk_ids):
@@ -63,12 +52,13 @@ async def _unit_vectors(conn: AsyncConnection, space: str, chunk_ids: list[str])
 
 
 async def diversify(
-    conn: AsyncConnection, query: SearchQuery, rows: list[dict[str, Any]], space: str
+    conn: AsyncConnection, plan: SearchPlan, rows: list[dict[str, Any]], space: str
 ) -> list[dict[str, Any]]:
     """The rows in MMR order (as many as the page needs)."""
     if len(rows) < 2:
         return rows
-    vectors = await _unit_vectors(conn, space, [row["chunk_id"] for row in rows])
+    chunk_ids = [row["chunk_id"] for row in rows]
+    found = await chunk_vectors(conn, space, chunk_ids, plan.collection)
     scores = np.array([row["score"] for row in rows], dtype=np.float64)
-    order = mmr_order(scores, vectors, query.diversity, query.offset + query.k)
+    order = mmr_order(scores, unit_rows(chunk_ids, found), plan.diversity, plan.offset + plan.k)
     return [rows[i] for i in order]

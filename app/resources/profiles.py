@@ -10,7 +10,7 @@ on every search, so a change applies to the very next query.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.types.json import Jsonb
@@ -19,8 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
 from app.recency import Recency
-from app.settings import SPACE_NAME_PATTERN
-from app.validation import UnitFloat, parse_model
+from app.validation import Name, Text, UnitFloat, parse_model
 from app.weights import AUTO, BLEND_WEIGHT_RULES, CUSTOM, WeightLayer
 
 DEFAULT_PROFILE = "default"
@@ -41,7 +40,7 @@ class ProfileIn(BaseModel):
         },
     )  # fmt: skip
 
-    description: str = Field(default="", max_length=2000)
+    description: Text = Field(default="", max_length=2000)
     w_cos: UnitFloat | None = None
     w_rec: UnitFloat | None = None
     w_sig: UnitFloat | None = None
@@ -49,7 +48,7 @@ class ProfileIn(BaseModel):
     hybrid_vector_weight: UnitFloat | None = Field(
         default=None, description="Vector share of relevance for queries with text (0..1)."
     )
-    space_weights: dict[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], UnitFloat] = Field(
+    space_weights: dict[Name, UnitFloat] = Field(
         default_factory=dict, description="Weight per space name, each in [0,1]."
     )
     recency: Recency | None = None

@@ -33,18 +33,16 @@ from tqdm import tqdm
 
 from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
-from app.db.sqlfiles import queries, with_table
+from app.db.sqlfiles import queries
 from app.errors import RagError
-from app.ingest import (
-    IngestResult,
+from app.ingest.prepare import (
     IngestRules,
     PreparedDocument,
     SpaceInfo,
-    load_spaces,
     parse_document,
     prepare_document,
-    store_documents,
 )
+from app.ingest.store import IngestResult, load_spaces, store_documents
 from app.settings import Settings
 
 # A single document in a file may be longer than an API request allows.
@@ -54,7 +52,8 @@ RebuildMode = Literal["auto", "always", "never"]
 
 
 def _spool_stdin() -> Path:
-    """Standard input, copied to a temporary file the parsing process can read."""
+    """Standard input, copied to a temporary file the parsing process can read (the
+    caller deletes it)."""
     with tempfile.NamedTemporaryFile(
         prefix="ragsearch-ingest-", suffix=".jsonl", delete=False
     ) as handle:
@@ -62,27 +61,38 @@ def _spool_stdin() -> Path:
     return Path(handle.name)
 
 
-def estimate_vectors(path: Path) -> dict[str, int]:
-    """Vectors per space the file will bring, from its size and its first document."""
-    if str(path) == "-":
-        return {}
+@dataclass(frozen=True)
+class FileShape:
+    """What a file will bring, judged from its size and its first document."""
+
+    collection: str
+    vectors: dict[str, int]  # per space
+
+
+def file_shape(path: Path, default_space: str) -> FileShape | None:
     with path.open("rb") as handle:
         first = handle.readline()
     try:
         doc = orjson.loads(first)
     except orjson.JSONDecodeError:
-        return {}
-    chunks = doc.get("chunks") or []
-    if not chunks or not first:
-        return {}
+        return None
+    chunks = doc.get("chunks") if isinstance(doc, dict) else None
+    if not chunks or not isinstance(chunks, list):
+        return None
     per_space: dict[str, int] = {}
     for chunk in chunks:
-        for space in (chunk.get("embeddings") or {}).keys() | (
-            {"default"} if chunk.get("embedding") else set()
-        ):
+        if not isinstance(chunk, dict):
+            continue
+        named = set(chunk.get("embeddings") or {})
+        if chunk.get("embedding") is not None:
+            named.add(default_space)
+        for space in named:
             per_space[space] = per_space.get(space, 0) + 1
     scale = path.stat().st_size / len(first)
-    return {space: int(count * scale) for space, count in per_space.items()}
+    return FileShape(
+        collection=str(doc.get("collection") or "default"),
+        vectors={space: int(count * scale) for space, count in per_space.items()},
+    )
 
 
 class BatchWriter:
@@ -91,17 +101,11 @@ class BatchWriter:
     def __init__(self, conn: AsyncConnection, spaces: dict[str, SpaceInfo]) -> None:
         self.conn = conn
         self.spaces = spaces
-        self.total = IngestResult(documents=0, chunks=0, replaced_chunks=0, vectors={})
+        self.total = IngestResult()
 
     async def store(self, batch: list[PreparedDocument]) -> None:
-        if not batch:
-            return
-        result = await store_documents(self.conn, batch, self.spaces)
-        self.total.documents += result.documents
-        self.total.chunks += result.chunks
-        self.total.replaced_chunks += result.replaced_chunks
-        for space, count in result.vectors.items():
-            self.total.vectors[space] = self.total.vectors.get(space, 0) + count
+        if batch:
+            self.total.add(await store_documents(self.conn, batch, self.spaces))
 
 
 @dataclass
@@ -118,7 +122,7 @@ def parse_file(
     path: str, spaces: dict[str, SpaceInfo], rules: IngestRules, batch_chunks: int, out: Any
 ) -> None:
     """Runs in its own process: validate the file line by line, send batches to ``out``
-    (a batch never holds one doc_id twice), then ``None``."""
+    (a batch holds one collection's documents, never one doc_id twice), then ``None``."""
     batch: list[PreparedDocument] = []
     doc_ids: set[str] = set()
     chunks = read = 0
@@ -133,7 +137,11 @@ def parse_file(
                 out.put(ParsedBatch(batch, read, f"{path}:{line_number}: {error.message}"))
                 out.put(None)
                 return
-            if doc.doc_id in doc_ids or chunks + len(doc.chunks) > batch_chunks:
+            if (
+                doc.doc_id in doc_ids
+                or chunks + len(doc.chunks) > batch_chunks
+                or (batch and batch[0].collection != doc.collection)
+            ):
                 out.put(ParsedBatch(batch, read - len(line)))
                 batch, doc_ids, chunks = [], set(), 0
             batch.append(doc)
@@ -189,23 +197,32 @@ async def _load(
     return writer.total, failure
 
 
-async def _spaces_to_rebuild(
-    conn: AsyncConnection, path: Path, mode: RebuildMode
-) -> list[tuple[int, str]]:
-    if mode == "never":
+@dataclass(frozen=True)
+class IndexTarget:
+    """The HNSW index of one space in one collection."""
+
+    space_id: int
+    space: str
+    collection_id: int
+    collection: str
+
+    def __str__(self) -> str:
+        return f"{self.space}/{self.collection}"
+
+
+async def _indexes_to_rebuild(
+    conn: AsyncConnection, path: Path, mode: RebuildMode, default_space: str
+) -> list[IndexTarget]:
+    """The indexes to drop before the load and build after it: with ``auto``, those of
+    the file's collection whose space gets more vectors than it holds."""
+    shape = file_shape(path, default_space)
+    if mode == "never" or shape is None:
         return []
-    cursor = await conn.execute(queries("spaces").space_vector_count)
-    existing = {
-        name: (space_id, max(count, 0)) for space_id, name, count in await cursor.fetchall()
-    }
+    cursor = await conn.execute(queries("spaces").space_vector_count, (shape.collection,))
+    existing = [(IndexTarget(*row[:4]), max(int(row[4]), 0)) for row in await cursor.fetchall()]
     if mode == "always":
-        return [(space_id, name) for name, (space_id, _) in existing.items()]
-    incoming = estimate_vectors(path)
-    return [
-        (existing[name][0], name)
-        for name, count in incoming.items()
-        if name in existing and count > existing[name][1]
-    ]
+        return [target for target, _ in existing]
+    return [target for target, count in existing if shape.vectors.get(target.space, 0) > count]
 
 
 async def _watch_build(url: str, pid: int, bar: tqdm) -> None:
@@ -221,16 +238,18 @@ async def _watch_build(url: str, pid: int, bar: tqdm) -> None:
             await asyncio.sleep(0.5)
 
 
-async def build_indexes(conn: AsyncConnection, url: str, spaces: list[tuple[int, str]]) -> None:
-    """Build the HNSW index of each space, with a progress bar per index."""
-    for space_id, name in spaces:
-        with tqdm(desc=f"index {name}", unit="vec", file=sys.stderr) as bar:
+async def build_indexes(conn: AsyncConnection, url: str, targets: list[IndexTarget]) -> None:
+    """Build each HNSW index, with a progress bar per index."""
+    for target in targets:
+        with tqdm(desc=f"index {target}", unit="vec", file=sys.stderr) as bar:
             watcher = asyncio.create_task(_watch_build(url, conn.info.backend_pid, bar))
             try:
-                await conn.execute(queries("spaces").create_space_index, (space_id,))
+                await conn.execute(
+                    queries("spaces").create_space_index,
+                    (target.space_id, target.collection_id),
+                )
             finally:
                 watcher.cancel()
-        await conn.execute(with_table(queries("meta").vacuum_vectors, space_id))
 
 
 @asynccontextmanager
@@ -243,33 +262,44 @@ async def _bulk_session(url: str, settings: Settings) -> AsyncIterator[AsyncConn
         yield conn
 
 
+async def _load_file(
+    url: str, path: Path, settings: Settings, batch_chunks: int, rebuild: RebuildMode
+) -> tuple[IngestResult, str | None, list[IndexTarget]]:
+    async with _bulk_session(url, settings) as conn:
+        targets = await _indexes_to_rebuild(conn, path, rebuild, settings.default_space)
+        for target in targets:
+            await conn.execute(
+                queries("spaces").drop_space_index, (target.space_id, target.collection_id)
+            )
+        try:
+            size = await asyncio.to_thread(lambda: path.stat().st_size)
+            total, failure = await _load(conn, path, size, settings, batch_chunks)
+        finally:
+            await build_indexes(conn, url, targets)
+        # Fresh visibility maps and statistics: index-only scans and good plans at once.
+        await conn.execute(queries("meta").vacuum_chunks)
+    return total, failure, targets
+
+
 async def ingest_file(
     path: Path, settings: Settings, batch_chunks: int = 5000, rebuild: RebuildMode = "auto"
 ) -> int:
     """Load a JSONL file; prints a summary; returns the process exit status."""
-    if str(path) == "-":
+    spooled = str(path) == "-"
+    if spooled:
         path = _spool_stdin()
     runtime = DatabaseRuntime(settings)
-    url = runtime.start()
     started = time.perf_counter()
     try:
-        async with _bulk_session(url, settings) as conn:
-            rebuilt = await _spaces_to_rebuild(conn, path, rebuild)
-            for space_id, _ in rebuilt:
-                await conn.execute(queries("spaces").drop_space_index, (space_id,))
-            try:
-                total, failure = await _load(
-                    conn, path, path.stat().st_size, settings, batch_chunks
-                )
-            finally:
-                await build_indexes(conn, url, rebuilt)
-            # Fresh visibility map and statistics: index-only scans and good plans at once.
-            await conn.execute(queries("meta").vacuum_chunks)
+        url = runtime.start()
+        total, failure, rebuilt = await _load_file(url, path, settings, batch_chunks, rebuild)
     finally:
         runtime.stop()
+        if spooled:
+            path.unlink(missing_ok=True)
     seconds = time.perf_counter() - started
     rate = total.chunks / seconds if seconds > 0 else 0.0
-    index_note = f"; rebuilt HNSW index of {', '.join(n for _, n in rebuilt)}" if rebuilt else ""
+    index_note = f"; rebuilt HNSW index of {', '.join(map(str, rebuilt))}" if rebuilt else ""
     print(
         f"stored {total.documents} documents, {total.chunks} chunks "
         f"({total.replaced_chunks} replaced) in {seconds:.1f} s, {rate:,.0f} chunks/s{index_note}"

@@ -1,7 +1,7 @@
 """``ragsearch mcp``: the search service as Model Context Protocol tools, over stdio.
 
-The tools call the same functions as the REST routes (app/search.py, app/space_search.py,
-app/profiles.py), on a connection pool of their own, against DATABASE_URL or the
+The tools call the same functions as the REST routes (app/search/, app/resources/), on a
+connection pool of their own, against DATABASE_URL or the
 embedded server. Where REST rejects a sloppy argument, a tool reads what it can and
 says so (app/lenient.py): a ``k`` out of range is clamped, an unusable weight falls
 back to its default and is listed in ``weights_replaced``. Errors that remain (no
@@ -27,12 +27,13 @@ from app.db.pool import connection, create_pool
 from app.db.runtime import DatabaseRuntime
 from app.embedders import query_embedder
 from app.errors import BadRequest, InternalError, RagError
-from app.lenient import Replaced, clamped_count, unit_weight
-from app.profiles import get_profile, list_profiles
-from app.rerank import rerank
-from app.search import parse_search_request, search
+from app.mcp.lenient import Replaced, clamped_count, unit_weight
+from app.mcp.rerank import rerank
+from app.resources.profiles import get_profile, list_profiles
+from app.search.request import parse_search_request
+from app.search.service import search
+from app.search.space import parse_space_search, space_search
 from app.settings import Settings
-from app.space_search import parse_space_search, space_search
 
 K_RANGE = (1, 50)
 STAGE_WEIGHTS = ("embedding", "lexical", "initial", "reranker")

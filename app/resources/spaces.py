@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, Conflict, NotFound
-from app.settings import SPACE_NAME_PATTERN, Settings
-from app.validation import parse_model
+from app.settings import Settings
+from app.validation import Name, Text, parse_model
 
 
 class SpaceIn(BaseModel):
@@ -24,12 +24,12 @@ class SpaceIn(BaseModel):
         },
     )
 
-    name: Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] = Field(
+    name: Name = Field(
         description="Lower-case letters, digits and _, starting with a letter (max 63)."
     )
     dims: int = Field(strict=True, ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
-    model: str = Field(default="", max_length=200)
-    description: str = Field(default="", max_length=2000)
+    model: Text = Field(default="", max_length=200)
+    description: Text = Field(default="", max_length=2000)
 
 
 SPACE_RULES = {
@@ -81,12 +81,16 @@ async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> No
         raise NotFound(f"no space named {name!r}", space=name)
 
 
-async def stats(conn: AsyncConnection) -> dict[str, Any]:
-    cursor = await conn.execute(queries("stats").counts)
-    documents, chunks = await cursor.fetchone() or (0, 0)
-    cursor = await conn.execute(queries("spaces").space_stats)
+async def stats(conn: AsyncConnection, collection: str) -> dict[str, Any]:
+    cursor = await conn.execute(queries("stats").counts, (collection,))
+    row = await cursor.fetchone()
+    if row is None:
+        raise NotFound(f"no collection named {collection!r}", collection=collection)
+    documents, chunks = row
+    cursor = await conn.execute(queries("spaces").space_stats, (collection,))
     spaces = [
         {"name": name, "dims": dims, "model": model, "description": description, "vectors": n}
         for name, dims, model, description, n in await cursor.fetchall()
     ]
-    return {"ok": True, "documents": documents, "chunks": chunks, "spaces": spaces}
+    return {"ok": True, "collection": collection, "documents": documents, "chunks": chunks,
+            "spaces": spaces}  # fmt: skip

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
-from app.validation import FiniteFloat, parse_model
+from app.ingest.models import MAX_VOLUME
+from app.validation import CollectionName, FiniteFloat, Identifier, parse_model
 
 MAX_UPDATES = 10_000
 
@@ -24,10 +25,10 @@ MAX_UPDATES = 10_000
 class SignalUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    chunk_id: str = Field(min_length=1)
-    volume: FiniteFloat | None = Field(default=None, ge=0, le=1e30)
-    confidence: FiniteFloat | None = Field(default=None, ge=0, le=1e30)
-    add_volume: FiniteFloat | None = Field(default=None, ge=-1e30, le=1e30)
+    chunk_id: Identifier
+    volume: FiniteFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
+    confidence: FiniteFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
+    add_volume: FiniteFloat | None = Field(default=None, ge=-MAX_VOLUME, le=MAX_VOLUME)
     signal: FiniteFloat | None = Field(default=None, ge=0, le=1)
 
     @model_validator(mode="after")
@@ -54,10 +55,12 @@ class SignalsIn(BaseModel):
         },
     )  # fmt: skip
 
+    collection: CollectionName = Field(default="default", description="The chunks' collection.")
     updates: list[SignalUpdate] = Field(min_length=1, max_length=MAX_UPDATES)
 
 
 SIGNAL_RULES = {
+    "collection": "collection must be a collection name",
     "updates": lambda path: (
         f"{path}: each update needs chunk_id and volume >= 0, confidence >= 0, add_volume "
         "or signal in [0,1] (finite numbers)"
@@ -88,7 +91,8 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
         raise BadRequest("updates: each chunk_id may appear only once per request")
     q = queries("signals")
     async with conn.transaction():
-        cursor = await conn.execute(q.unknown_chunks, (chunk_ids,))
+        keys = {"chunk_ids": chunk_ids, "collection": body.collection}
+        cursor = await conn.execute(q.unknown_chunks, keys)
         unknown = [row[0] for row in await cursor.fetchall()]
         if unknown:
             raise NotFound(
@@ -96,10 +100,15 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
                 + (f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""),
                 chunk_ids=unknown[:100],
             )
-        cursor = await conn.execute(q.update_signals, (Jsonb([_payload(u) for u in body.updates]),))
+        cursor = await conn.execute(
+            q.update_signals,
+            {"updates": Jsonb([_payload(u) for u in body.updates]),
+             "collection": body.collection, "max_volume": MAX_VOLUME},
+        )  # fmt: skip
         rows = await cursor.fetchall()
     return {
         "ok": True,
+        "collection": body.collection,
         "updated": len(rows),
         "chunks": [
             {

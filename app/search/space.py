@@ -10,15 +10,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pgvector import Vector
 from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
 from pydantic import ConfigDict, Field
 
-from app.db.sqlfiles import queries
-from app.filters import FILTER_RULES, FilterFields
+from app.search.filters import FILTER_RULES, FilterFields
+from app.search.store import space_topk
 from app.settings import Settings
-from app.validation import VectorInput, as_vector, parse_model
+from app.validation import UnitFloat, VectorInput, as_vector, parse_model
 
 
 class SpaceSearchRequest(FilterFields):
@@ -28,10 +26,9 @@ class SpaceSearchRequest(FilterFields):
 
     query_embedding: VectorInput = Field(description="Query vector of the space's model.")
     top_k: int = Field(default=10, strict=True, ge=1, le=50, description="Rows, 1..50.")
-    min_similarity: float | None = Field(
-        default=None, strict=True, allow_inf_nan=False, ge=0, le=1,
-        description="Drop results whose cosine similarity is lower (0..1).",
-    )  # fmt: skip
+    min_similarity: UnitFloat | None = Field(
+        default=None, description="Drop results whose cosine similarity is lower (0..1)."
+    )
     exact: bool = Field(default=False, strict=True, description="Exact scan, not HNSW.")
 
 
@@ -54,15 +51,10 @@ async def space_search(
     started = time.perf_counter()
     vector = as_vector(request.query_embedding, "query_embedding")
     options = {"ef_search": settings.hnsw_ef_search, "exact": request.exact}
-    cursor = await conn.execute(
-        queries("search").space_topk,
-        (space, Vector(vector), request.top_k, request.min_similarity,
-         Jsonb(request.filters()), Jsonb(options)),
-        prepare=True,
+    result = await space_topk(
+        conn, space, vector, request.top_k, request.min_similarity, request.filters(),
+        options, request.collection,
     )  # fmt: skip
-    row = await cursor.fetchone()
-    assert row is not None
-    result: dict[str, Any] = row[0]
     return {
         "ok": True,
         "space": space,
@@ -70,6 +62,8 @@ async def space_search(
         "results": result["rows"],
         "query_metadata": {
             "strategy": result["meta"]["strategy"],
+            "exact": result["meta"]["exact"],
+            "collection": request.collection,
             "search_time_ms": round((time.perf_counter() - started) * 1000, 3),
             "sql_time_ms": result["meta"]["search_time_ms"],
         },

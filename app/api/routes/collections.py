@@ -1,0 +1,66 @@
+"""Collections: create, list, read (with counts and top tags), delete with everything in
+them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from psycopg import AsyncConnection
+
+from app.api.deps import authorize, body_bytes, db, shared_writer
+from app.api.openapi import json_body
+from app.api.responses import ORJSONResponse
+from app.api.schemas import ERROR_RESPONSES
+from app.auth import Access, Scope
+from app.resources import collections
+
+router = APIRouter(prefix="/api/rag/collections", tags=["collections"])
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Create a collection",
+    openapi_extra=json_body(collections.CollectionIn),
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(shared_writer)],
+)
+async def create_collection(
+    body: Annotated[bytes, Depends(body_bytes)], conn: Annotated[AsyncConnection, Depends(db)]
+) -> Any:
+    created = await collections.create_collection(conn, collections.parse_collection(body))
+    return ORJSONResponse({"ok": True, "collection": created}, status_code=201)
+
+
+@router.get("", summary="Collections with their counts (those the key may use)")
+async def list_collections(
+    access: Annotated[Access, Depends(authorize(Scope.READ))],
+    conn: Annotated[AsyncConnection, Depends(db)],
+) -> Any:
+    found = await collections.list_collections(conn, access.collections)
+    return {"ok": True, "collections": found}
+
+
+@router.get(
+    "/{name}", summary="One collection: counts and most used tags", responses=ERROR_RESPONSES
+)
+async def get_collection(
+    name: str,
+    access: Annotated[Access, Depends(authorize(Scope.READ))],
+    conn: Annotated[AsyncConnection, Depends(db)],
+) -> Any:
+    return {
+        "ok": True,
+        "collection": await collections.get_collection(conn, access.collection(name)),
+    }
+
+
+@router.delete(
+    "/{name}",
+    summary="Delete a collection with its documents, chunks and vectors (not default)",
+    responses=ERROR_RESPONSES,
+    dependencies=[Depends(shared_writer)],
+)
+async def delete_collection(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+    return await collections.delete_collection(conn, name)

@@ -1,0 +1,86 @@
+"""What clients send to store a document (``POST /api/rag/documents``, and each line of
+a ``ragsearch ingest`` file)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.validation import (
+    CollectionName,
+    FiniteFloat,
+    Identifier,
+    Metadata,
+    Name,
+    Text,
+    Timestamp,
+    VectorInput,
+)
+
+Tag = Annotated[Text, Field(min_length=1, max_length=200)]
+CHUNK_MAX_CHARACTERS = 1_000_000
+KEYWORD_INDEX_CHARACTERS = 100_000  # the keyword index reads this much of title + text
+# volume and confidence are stored as 4-byte floats, and so is their product (scale)
+MAX_VOLUME = 1e15
+
+
+class ChunkIn(BaseModel):
+    """One chunk of a document, as clients send it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_id: Identifier | None = Field(
+        default=None,
+        description="Unique within the collection; default '{doc_id}-chunk-{n}' (n = position "
+        "in the list).",
+    )
+    chunk: Annotated[Text, Field(max_length=CHUNK_MAX_CHARACTERS)] = Field(
+        description="The text; must not be empty. The keyword index reads the first "
+        f"{KEYWORD_INDEX_CHARACTERS:,} characters of title + text."
+    )
+    created_at: Timestamp | None = Field(
+        default=None, description="What recency is measured from; default now."
+    )
+    volume: FiniteFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
+    confidence: FiniteFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
+    signal: FiniteFloat | None = Field(
+        default=None, ge=0, le=1,
+        description="Usefulness in [0,1]; default min(1, volume * confidence / 5).",
+    )  # fmt: skip
+    model: Annotated[Text, Field(max_length=200)] = ""
+    tags: list[Tag] = Field(default_factory=list, max_length=100)
+    metadata: Metadata = Field(default_factory=dict)
+    embedding: VectorInput | None = Field(default=None, description="Vector in the default space.")
+    embeddings: dict[Name, VectorInput] = Field(
+        default_factory=dict, description="Vectors by space name."
+    )
+
+
+class DocumentIn(BaseModel):
+    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    collection: CollectionName = Field(
+        default="default", description="The collection to store the document in."
+    )
+    doc_id: Identifier = Field(
+        description="Unique within the collection: 1..512 characters, no control characters, "
+        "no surrounding spaces (any other Unicode, '/' included)."
+    )
+    src: Annotated[Text, Field(max_length=4096)] = Field(
+        default="", description="Source URL or file path."
+    )
+    title: Annotated[Text, Field(max_length=4096)] = ""
+    category: Annotated[Text, Field(max_length=100)] | None = None
+    tags: list[Tag] = Field(default_factory=list, max_length=100)
+    metadata: Metadata = Field(default_factory=dict)
+    chunks: list[ChunkIn] = Field(default_factory=list)
+
+
+DOCUMENT_RULES = {
+    "doc_id": "doc_id must be a non-empty string (at most 512 characters)",
+    "collection": "collection must be a collection name (lower-case letters, digits, _ and -, "
+    "starting with a letter or digit, at most 63)",
+}

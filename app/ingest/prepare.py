@@ -1,0 +1,169 @@
+"""From a validated document to the rows to store: every rule that does not need the
+stored data is checked here, so a bad chunk stops the whole document before the database
+is touched."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import orjson
+from psycopg.types.json import Jsonb
+
+from app.errors import BadRequest
+from app.ingest.models import DOCUMENT_RULES, ChunkIn, DocumentIn
+from app.settings import Settings
+from app.tagging import inferred_tags, merge_tags
+from app.validation import as_vector, named_vectors, parse_model
+
+CHUNK_COLUMNS = (
+    "id", "collection_id", "document_id", "chunk_id", "doc_id", "src", "title", "ordinal",
+    "chunk", "created_at", "volume", "confidence", "signal_given", "model", "tags",
+    "metadata", "meta",
+)  # fmt: skip
+CHUNK_TYPES = (
+    "int8", "int4", "int8", "text", "text", "text", "text", "int4", "text",
+    "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb", "jsonb",
+)  # fmt: skip
+ROW = {name: i for i, name in enumerate(CHUNK_COLUMNS)}
+
+
+@dataclass(frozen=True)
+class SpaceInfo:
+    id: int
+    name: str
+    dims: int
+
+
+@dataclass(frozen=True)
+class IngestRules:
+    """The settings that shape how a document becomes rows."""
+
+    default_space: str
+    max_chunks: int
+    infer_tags: bool
+    now: datetime  # created_at of chunks that give none
+
+    @classmethod
+    def from_settings(cls, settings: Settings, now: datetime | None = None) -> IngestRules:
+        return cls(
+            default_space=settings.default_space,
+            max_chunks=settings.max_chunks_per_request,
+            infer_tags=settings.infer_tags,
+            now=now or datetime.now(UTC),
+        )
+
+
+@dataclass
+class PreparedChunk:
+    row: list[Any]  # CHUNK_COLUMNS; id, collection_id and document_id filled at write time
+    vectors: dict[str, np.ndarray]
+
+
+@dataclass
+class PreparedDocument:
+    """A validated document, ready to write: its own row and its chunks' rows."""
+
+    collection: str
+    doc_id: str
+    row: dict[str, Any]  # src, title, category, metadata, tags
+    chunks: list[PreparedChunk]
+
+
+def _raw_chunk_id(body: bytes | dict[str, Any], index: int) -> str:
+    """The chunk_id a chunk that failed validation was given (or would get), for the
+    error message; "" when the body does not say."""
+    try:
+        raw = orjson.loads(body) if isinstance(body, bytes | bytearray) else body
+        chunk = raw["chunks"][index]
+        given = chunk.get("chunk_id") if isinstance(chunk, dict) else None
+        return str(given) if isinstance(given, str) else f"{raw['doc_id']}-chunk-{index}"
+    except (orjson.JSONDecodeError, KeyError, IndexError, TypeError):
+        return ""
+
+
+def parse_document(body: bytes | dict[str, Any]) -> DocumentIn:
+    """A document, validated; a bad chunk's error names it as the storing rules do."""
+
+    def locate(loc: tuple[str | int, ...], message: str) -> BadRequest | None:
+        if len(loc) < 2 or loc[0] != "chunks" or not isinstance(loc[1], int):
+            return None
+        index = loc[1]
+        chunk_id = _raw_chunk_id(body, index)
+        return _chunk_error(index, chunk_id, message)
+
+    return parse_model(DocumentIn, body, DOCUMENT_RULES, locate)
+
+
+def _chunk_error(index: int, chunk_id: str, message: str, **extra: Any) -> BadRequest:
+    return BadRequest(
+        f"chunks[{index}] ({chunk_id!r}): {message}", chunk=index, chunk_id=chunk_id, **extra
+    )
+
+
+def _chunk_vectors(
+    index: int, chunk_id: str, chunk: ChunkIn, spaces: dict[str, SpaceInfo], default_space: str
+) -> dict[str, np.ndarray]:
+    try:
+        named = named_vectors(chunk.embedding, chunk.embeddings, default_space)
+    except BadRequest as error:
+        raise _chunk_error(index, chunk_id, error.message, field="embedding") from None
+    vectors: dict[str, np.ndarray] = {}
+    for name, (field, values) in named.items():
+        space = spaces.get(name)
+        if space is None:
+            raise _chunk_error(
+                index, chunk_id, f"{field}: unknown embedding space {name!r}",
+                field=field, valid_spaces=sorted(spaces),
+            )  # fmt: skip
+        try:
+            vectors[name] = as_vector(values, field, space.dims)
+        except BadRequest as error:
+            raise _chunk_error(index, chunk_id, error.message, **error.extra) from None
+    return vectors
+
+
+def _chunk_row(doc: DocumentIn, chunk: ChunkIn, index: int, chunk_id: str,
+               rules: IngestRules) -> list[Any]:  # fmt: skip
+    inferred = inferred_tags(chunk.chunk, doc.category) if rules.infer_tags else []
+    return [
+        None, None, None, chunk_id, doc.doc_id, doc.src, doc.title, index, chunk.chunk,
+        chunk.created_at or rules.now, chunk.volume, chunk.confidence,
+        None if chunk.signal is None else float(chunk.signal), chunk.model,
+        merge_tags(doc.tags, chunk.tags, inferred), Jsonb(chunk.metadata),
+        Jsonb({**doc.metadata, **chunk.metadata}),
+    ]  # fmt: skip
+
+
+def prepare_document(
+    doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules
+) -> PreparedDocument:
+    """Check every rule that does not need the stored data; build the rows to COPY."""
+    if len(doc.chunks) > rules.max_chunks:
+        raise BadRequest(
+            f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
+            field="chunks",
+        )
+    seen: set[str] = set()
+    prepared: list[PreparedChunk] = []
+    for index, chunk in enumerate(doc.chunks):
+        chunk_id = chunk.chunk_id or f"{doc.doc_id}-chunk-{index}"
+        if chunk_id in seen:
+            raise _chunk_error(
+                index, chunk_id, "chunk_id repeats an earlier chunk", field="chunk_id"
+            )
+        seen.add(chunk_id)
+        if not chunk.chunk.strip():
+            raise _chunk_error(index, chunk_id, "chunk (the text) must not be empty", field="chunk")
+        if not math.isfinite(chunk.volume * chunk.confidence):
+            raise _chunk_error(index, chunk_id, "volume * confidence overflows", field="volume")
+        vectors = _chunk_vectors(index, chunk_id, chunk, spaces, rules.default_space)
+        prepared.append(PreparedChunk(_chunk_row(doc, chunk, index, chunk_id, rules), vectors))
+    row = {
+        "src": doc.src, "title": doc.title, "category": doc.category,
+        "metadata": doc.metadata, "tags": doc.tags,
+    }  # fmt: skip
+    return PreparedDocument(collection=doc.collection, doc_id=doc.doc_id, row=row, chunks=prepared)

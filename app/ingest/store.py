@@ -1,0 +1,136 @@
+"""Writing prepared documents: one transaction per batch (upsert the documents, drop
+their old chunks, COPY the new chunks and one COPY per embedding space), so a batch is
+stored entirely or not at all, and re-sending a document replaces its chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from psycopg import AsyncConnection, sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from app.db.sqlfiles import queries, with_table
+from app.errors import Conflict, NotFound
+from app.ingest.prepare import CHUNK_TYPES, ROW, PreparedDocument, SpaceInfo
+
+
+@dataclass
+class IngestResult:
+    documents: int = 0
+    chunks: int = 0
+    replaced_chunks: int = 0
+    vectors: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: IngestResult) -> None:
+        self.documents += other.documents
+        self.chunks += other.chunks
+        self.replaced_chunks += other.replaced_chunks
+        for space, count in other.vectors.items():
+            self.vectors[space] = self.vectors.get(space, 0) + count
+
+
+async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(queries("spaces").list_spaces)
+        rows = await cursor.fetchall()
+    return {row["name"]: SpaceInfo(row["id"], row["name"], row["dims"]) for row in rows}
+
+
+async def collection_id(conn: AsyncConnection, name: str) -> int:
+    cursor = await conn.execute(queries("collections").collection_id, (name,))
+    row = await cursor.fetchone()
+    if row is None:
+        raise NotFound(f"no collection named {name!r}", collection=name)
+    return int(row[0])
+
+
+async def _check_chunk_owners(
+    conn: AsyncConnection, collection: int, docs: Sequence[PreparedDocument]
+) -> None:
+    chunk_ids = [c.row[ROW["chunk_id"]] for d in docs for c in d.chunks]
+    doc_ids = [d.doc_id for d in docs]
+    cursor = await conn.execute(
+        queries("documents").chunk_owner_conflicts,
+        {"chunk_ids": chunk_ids, "doc_ids": doc_ids, "collection": collection},
+    )
+    clash = await cursor.fetchone()
+    if clash:
+        raise Conflict(
+            f"chunk_id {clash[0]!r} already belongs to document {clash[1]!r}",
+            chunk_id=clash[0], doc_id=clash[1],
+        )  # fmt: skip
+
+
+async def _upsert_documents(
+    conn: AsyncConnection, collection: int, docs: Sequence[PreparedDocument]
+) -> tuple[dict[str, int], int]:
+    q = queries("documents")
+    payload = [{"doc_id": d.doc_id, **d.row} for d in docs]
+    cursor = await conn.execute(
+        q.upsert_documents, {"documents": Jsonb(payload), "collection": collection}
+    )
+    pks = {doc_id: pk for pk, doc_id in await cursor.fetchall()}
+    cursor = await conn.execute(
+        q.delete_document_chunks, {"documents": list(pks.values()), "collection": collection}
+    )
+    replaced = (await cursor.fetchone() or (0,))[0]
+    return pks, replaced
+
+
+async def _reserve_ids(conn: AsyncConnection, count: int) -> list[int]:
+    cursor = await conn.execute(queries("documents").reserve_chunk_ids, (count,))
+    return [row[0] for row in await cursor.fetchall()]
+
+
+def _vector_rows(
+    docs: Iterable[PreparedDocument], space: str, collection: int
+) -> Iterable[tuple[int, int, np.ndarray]]:
+    for doc in docs:
+        for chunk in doc.chunks:
+            vector = chunk.vectors.get(space)
+            if vector is not None:
+                yield collection, chunk.row[ROW["id"]], vector
+
+
+async def _copy_rows(
+    conn: AsyncConnection,
+    statement: str | sql.Composed,
+    types: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+) -> None:
+    async with conn.cursor() as cursor, cursor.copy(statement) as copy:
+        copy.set_types(list(types))
+        for row in rows:
+            await copy.write_row(row)
+
+
+async def store_documents(
+    conn: AsyncConnection, docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo]
+) -> IngestResult:
+    """Write prepared documents of one collection in one transaction (all or nothing)."""
+    if not docs:
+        return IngestResult()
+    q = queries("documents")
+    async with conn.transaction():
+        collection = await collection_id(conn, docs[0].collection)
+        await _check_chunk_owners(conn, collection, docs)
+        pks, replaced = await _upsert_documents(conn, collection, docs)
+        chunks = [c for d in docs for c in d.chunks]
+        for chunk, chunk_pk in zip(chunks, await _reserve_ids(conn, len(chunks)), strict=True):
+            chunk.row[ROW["id"]] = chunk_pk
+            chunk.row[ROW["collection_id"]] = collection
+            chunk.row[ROW["document_id"]] = pks[chunk.row[ROW["doc_id"]]]
+        await _copy_rows(conn, q.copy_chunks, CHUNK_TYPES, (c.row for c in chunks))
+        counts: dict[str, int] = {}
+        for name in sorted({s for c in chunks for s in c.vectors}):
+            rows = list(_vector_rows(docs, name, collection))
+            statement = with_table(q.copy_vectors, spaces[name].id)
+            await _copy_rows(conn, statement, ("int4", "int8", "vector"), rows)
+            counts[name] = len(rows)
+    return IngestResult(
+        documents=len(docs), chunks=len(chunks), replaced_chunks=replaced, vectors=counts
+    )

@@ -1,0 +1,1 @@
+"""The search tools over the Model Context Protocol (``ragsearch mcp``)."""

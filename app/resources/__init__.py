@@ -1,0 +1,2 @@
+"""The stored resources besides chunks' ranking: collections, documents, spaces, profiles,
+goals, signals."""

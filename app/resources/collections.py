@@ -1,0 +1,86 @@
+"""Collections: named sets of documents (a tenant, an application). Each is a partition of
+its own in every per-chunk table (sql/functions/012_collections.sql); deleting one drops
+those partitions and its documents in one transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.errors import UniqueViolation
+from psycopg.rows import dict_row
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.db.sqlfiles import queries
+from app.errors import Conflict, NotFound
+from app.validation import CollectionName, Text, parse_model
+
+DEFAULT_COLLECTION = "default"
+TOP_TAGS = 20
+
+
+class CollectionIn(BaseModel):
+    """Body of ``POST /api/rag/collections``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: CollectionName = Field(
+        description="Lower-case letters, digits, _ and -, starting with a letter or digit (max 63)."
+    )
+    description: Text = Field(default="", max_length=2000)
+
+
+COLLECTION_RULES = {
+    "name": "name must match ^[a-z0-9][a-z0-9_-]{0,62}$ (lower-case letters, digits, _ and -)",
+    "description": "description must be a string of at most 2000 characters",
+}
+
+
+def parse_collection(body: bytes | dict[str, Any]) -> CollectionIn:
+    return parse_model(CollectionIn, body, COLLECTION_RULES)
+
+
+def _collection(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "created_at": row["created_at"].isoformat()}
+
+
+async def create_collection(conn: AsyncConnection, body: CollectionIn) -> dict[str, Any]:
+    try:
+        async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(
+                queries("collections").create_collection,
+                {"name": body.name, "description": body.description},
+            )
+            row = await cursor.fetchone()
+    except UniqueViolation:
+        raise Conflict(f"collection {body.name!r} already exists", collection=body.name) from None
+    assert row is not None
+    return {**_collection(row), "documents": 0, "chunks": 0}
+
+
+async def list_collections(
+    conn: AsyncConnection, allowed: frozenset[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every collection (or those in ``allowed``), with its counts."""
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(queries("collections").collection_stats, (None,))
+        rows = await cursor.fetchall()
+    return [_collection(r) for r in rows if allowed is None or r["name"] in allowed]
+
+
+async def get_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(queries("collections").collection_stats, (name,))
+        row = await cursor.fetchone()
+        if row is None:
+            raise NotFound(f"no collection named {name!r}", collection=name)
+        await cursor.execute(queries("collections").collection_tags, (name, TOP_TAGS))
+        tags = await cursor.fetchall()
+    return {**_collection(row), "top_tags": tags}
+
+
+async def delete_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
+    async with conn.transaction():
+        cursor = await conn.execute(queries("collections").drop_collection, (name,))
+        row = await cursor.fetchone()
+    return {"ok": True, "deleted": name, "deleted_chunks": row[0] if row else 0}

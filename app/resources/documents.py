@@ -1,0 +1,86 @@
+"""Storing, reading and deleting documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+
+from app.db.sqlfiles import queries
+from app.errors import NotFound
+from app.ingest.models import DocumentIn
+from app.ingest.prepare import IngestRules, prepare_document
+from app.ingest.store import load_spaces, store_documents
+from app.settings import Settings
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+async def ingest_document(
+    conn: AsyncConnection, doc: DocumentIn, settings: Settings
+) -> dict[str, Any]:
+    """One document, validated whole, stored in one transaction."""
+    spaces = await load_spaces(conn)
+    prepared = prepare_document(doc, spaces, IngestRules.from_settings(settings))
+    result = await store_documents(conn, [prepared], spaces)
+    return {
+        "ok": True,
+        "doc_id": doc.doc_id,
+        "chunks": result.chunks,
+        "replaced_chunks": result.replaced_chunks,
+        "vectors": result.vectors,
+    }
+
+
+async def _chunks(
+    conn: AsyncConnection, document: int, collection: int, include_embeddings: bool
+) -> list[dict[str, Any]]:
+    q = queries("documents")
+    keys = {"document": document, "collection": collection}
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(q.document_chunks, keys)
+        chunks = [{k: _iso(v) for k, v in row.items()} for row in await cursor.fetchall()]
+        by_id = {c["chunk_id"]: c for c in chunks}
+        for chunk in chunks:
+            chunk["spaces"] = []
+        await cursor.execute(q.document_vectors, keys)
+        for row in await cursor.fetchall():
+            chunk = by_id[row["chunk_id"]]
+            chunk["spaces"].append(row["space"])
+            if include_embeddings:
+                chunk.setdefault("embeddings", {})[row["space"]] = row["embedding"].to_list()
+    return chunks
+
+
+async def get_document(
+    conn: AsyncConnection, collection: str, doc_id: str, include_embeddings: bool = False
+) -> dict[str, Any]:
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(
+            queries("documents").get_document, {"doc_id": doc_id, "collection": collection}
+        )
+        doc = await cursor.fetchone()
+    if doc is None:
+        raise NotFound(f"no document with doc_id {doc_id!r} in collection {collection!r}",
+                       doc_id=doc_id, collection=collection)  # fmt: skip
+    chunks = await _chunks(conn, doc["id"], doc["collection_id"], include_embeddings)
+    return {
+        "ok": True, "collection": collection, "doc_id": doc["doc_id"], "src": doc["src"],
+        "title": doc["title"], "category": doc["category"], "metadata": doc["metadata"],
+        "tags": doc["tags"], "created_at": _iso(doc["created_at"]),
+        "updated_at": _iso(doc["updated_at"]), "chunks": chunks,
+    }  # fmt: skip
+
+
+async def delete_document(conn: AsyncConnection, collection: str, doc_id: str) -> dict[str, Any]:
+    cursor = await conn.execute(
+        queries("documents").delete_document, {"doc_id": doc_id, "collection": collection}
+    )
+    row = await cursor.fetchone()
+    if row is None or not row[1]:
+        raise NotFound(f"no document with doc_id {doc_id!r} in collection {collection!r}",
+                       doc_id=doc_id, collection=collection)  # fmt: skip
+    return {"ok": True, "doc_id": doc_id, "deleted_chunks": row[0]}

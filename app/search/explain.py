@@ -1,0 +1,101 @@
+"""``POST /api/rag/explain``: where one chunk ranks for a search, and what kept it out.
+
+The same plan as the search (app/search/plan.py) and the same ranking call; then one
+call that scores the chunk alone under that plan (api.explain_chunk). The answer names
+the stage: ``included`` (it is in the top-k), ``filter`` (the filters it fails, and for a
+metadata filter the conditions it fails), ``no_keyword_match`` (a keyword-only search,
+and the chunk holds none of the query's terms), ``min_similarity`` or ``min_score`` (its
+semantic part or score is under the floor), ``max_per_source`` (it scores high enough,
+but better chunks of its source filled the cap), or ``outscored`` (and by how much it
+trails the k-th result). Its rank is counted over every chunk that passes the filters:
+like ``exact: true``, this costs a scan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from psycopg import AsyncConnection
+from pydantic import ConfigDict, Field
+
+from app.search.request import SEARCH_RULES, SearchRequest
+from app.search.response import (
+    contract_row,
+    explain_row,
+    per_space_scores,
+    weights_applied,
+)
+from app.search.service import plan_search
+from app.search.store import explain_detail, rank
+from app.settings import Settings
+from app.validation import Identifier, parse_model
+
+
+class ExplainRequest(SearchRequest):
+    """Body of ``POST /api/rag/explain``: a search body plus the chunk to explain."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_id: Identifier = Field(description="The chunk to explain.")
+
+
+EXPLAIN_RULES = {**SEARCH_RULES, "chunk_id": "chunk_id must be a non-empty string"}
+
+
+def parse_explain_request(body: bytes) -> ExplainRequest:
+    return parse_model(ExplainRequest, body, EXPLAIN_RULES)
+
+
+def _source(row: dict[str, Any]) -> str:
+    return str(row["src"] or row["doc_id"])
+
+
+def stage(
+    request: ExplainRequest, detail: dict[str, Any], rows: list[dict[str, Any]], k: int
+) -> dict[str, Any]:
+    """What kept the chunk out of the rows (or where it is among them)."""
+    ids = [row["chunk_id"] for row in rows]
+    kth = rows[-1]["score"] if len(rows) >= k else None
+    if request.chunk_id in ids:
+        return {"stage": "included", "position": ids.index(request.chunk_id) + 1}
+    if detail["failed_filters"]:
+        return {"stage": "filter", "failed_filters": detail["failed_filters"],
+                "failed_conditions": detail.get("failed_conditions") or []}  # fmt: skip
+    if detail["eligible_score"] is None:
+        if request.min_similarity is None or detail["sem"] >= request.min_similarity:
+            return {"stage": "no_keyword_match", "lex": detail["lex"]}
+        return {"stage": "min_similarity", "min_similarity": request.min_similarity,
+                "sem": detail["sem"]}  # fmt: skip
+    if request.min_score is not None and detail["score"] < request.min_score:
+        return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
+                "short_by": request.min_score - detail["score"]}  # fmt: skip
+    if kth is not None and detail["score"] >= kth:
+        same = [row for row in rows if _source(row) == detail["source"]]
+        return {"stage": "max_per_source", "source": detail["source"],
+                "rows_of_source": len(same)}  # fmt: skip
+    return {"stage": "outscored", "kth_score": kth,
+            "short_by": None if kth is None else kth - detail["score"]}  # fmt: skip
+
+
+async def explain_chunk(
+    conn: AsyncConnection, request: ExplainRequest, settings: Settings
+) -> dict[str, Any]:
+    plan, _context, _vector = await plan_search(conn, request, settings)
+    plan = replace(plan, offset=0, diversity=0.0, pool=0)
+    ranking = await rank(conn, plan)
+    detail = await explain_detail(conn, plan, request.chunk_id)
+    rows = ranking.rows
+    return {
+        "ok": True,
+        "chunk_id": request.chunk_id,
+        "rank": detail["rank"],
+        "score": detail["score"],
+        "kth_score": rows[-1]["score"] if len(rows) >= plan.k else None,
+        "k": plan.k,
+        **explain_row(detail, plan),
+        "per_space_scores": per_space_scores(detail, plan),
+        **stage(request, detail, rows, plan.k),
+        "results": [contract_row(row) for row in rows],
+        "weights_applied": weights_applied(plan),
+    }

@@ -1,0 +1,125 @@
+"""The search response: rows in the contract's shape, their explanations, and the
+query's metadata.
+
+Arithmetic a client can check: with ``explain``, the components' weighted values (sem,
+lex when the query has text, rec, sig) add up to the score, and sem.raw = sum over spaces
+of space weight x similarity (0 where the chunk has no vector in a space).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.search.plan import SearchPlan
+from app.search.request import SearchRequest
+from app.search.store import Ranking
+
+ROW_FIELDS = (
+    "chunk_id", "doc_id", "src", "chunk", "model", "score",
+    "cos_dist", "l2_dist", "scale", "days_old", "created_at",
+)  # fmt: skip
+TOP_SPACES = 3
+
+
+def contract_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {name: row.get(name) for name in ROW_FIELDS}
+
+
+def per_space_scores(row: dict[str, Any], plan: SearchPlan) -> dict[str, float | None]:
+    """Cosine similarity to the query in each space searched (None: no vector there)."""
+    return dict(zip(plan.spaces, row.get("sims") or [], strict=False))
+
+
+def components(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
+    weights = plan.weights
+    parts = {"sem": {"raw": row["sem"], "weighted": weights.w_cos * row["sem"]}}
+    if weights.w_lex is not None:
+        lex = row.get("lex") or 0.0
+        parts["lex"] = {"raw": lex, "weighted": weights.w_lex * lex}
+    parts["rec"] = {"raw": row["rec"], "weighted": weights.w_rec * row["rec"]}
+    parts["sig"] = {"raw": row["sig"], "weighted": weights.w_sig * row["sig"]}
+    return parts
+
+
+def explain_row(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
+    contributions = [
+        {
+            "space_name": space,
+            "space_index": plan.registry.index(space) + 1 if space in plan.registry else None,
+            "weighted_contribution": plan.weights.w_cos * plan.space_weights[space] * similarity,
+        }
+        for space, similarity in per_space_scores(row, plan).items()
+        if similarity is not None
+    ]
+    contributions.sort(key=lambda item: -item["weighted_contribution"])
+    explained = {
+        "components": components(row, plan),
+        "top_contributing_spaces": contributions[:TOP_SPACES],
+    }
+    if row.get("ranks") is not None:
+        explained["ranks"] = row["ranks"]
+    return explained
+
+
+def weights_applied(plan: SearchPlan) -> dict[str, Any]:
+    return {**plan.weights.as_dict(), "space_weights": dict(plan.space_weights)}
+
+
+def response_row(row: dict[str, Any], plan: SearchPlan, request: SearchRequest) -> dict[str, Any]:
+    per_space = request.include_per_space_scores
+    if per_space is None:
+        per_space = request.explain
+    out = contract_row(row)
+    if plan.text is not None:
+        out["lex"] = row.get("lex")
+    if request.explain:
+        out.update(explain_row(row, plan))
+    if per_space:
+        out["per_space_scores"] = per_space_scores(row, plan)
+    return out
+
+
+def metadata(plan: SearchPlan, meta: dict[str, Any], elapsed_ms: float) -> dict[str, Any]:
+    profile = plan.profile
+    return {
+        "strategy": meta["strategy"],
+        "strategy_reason": meta.get("strategy_reason"),
+        "exact": meta["exact"],
+        "approximate_streams": meta.get("approximate_streams") or [],
+        "fell_back_to_scan": meta["fell_back"],
+        "candidates_scanned": meta["candidates_scanned"],
+        "keyword_matches": meta.get("keyword_matches"),
+        "search_time_ms": round(elapsed_ms, 3),
+        "sql_time_ms": meta["search_time_ms"],
+        "timings_ms": meta.get("timings_ms") or {},
+        "collection": plan.collection,
+        "fusion": plan.options.fusion,
+        "spaces_searched": list(plan.spaces),
+        "space_weights": dict(plan.space_weights),
+        "profile_used": {"name": profile.name, "version": profile.version},
+        "weights_applied": weights_applied(plan),
+        "offset": plan.offset,
+        "max_per_source": plan.options.max_per_source,
+        "diversity_factor": plan.diversity,
+        "low_confidence_retry": plan.retry is not None,
+    }
+
+
+def search_response(
+    request: SearchRequest, plan: SearchPlan, ranking: Ranking, page: list[dict[str, Any]],
+    elapsed_ms: float,
+) -> dict[str, Any]:  # fmt: skip
+    response: dict[str, Any] = {
+        "ok": True,
+        "k": plan.k,
+        "weights": plan.weights.as_dict(),
+        "rows": [response_row(row, plan, request) for row in page],
+        "query_metadata": metadata(plan, ranking.meta, elapsed_ms),
+    }
+    if plan.classification is not None:
+        response["classification"] = {
+            **plan.classification.as_dict(),
+            "weights": plan.weights.as_dict(),
+            "retry": dict(plan.retry) if plan.retry else None,
+        }
+    return response

@@ -1,0 +1,58 @@
+-- Recency: how a chunk's score decays with its age.
+
+-- The recency functions, by name (app/recency.py offers exactly these; a test checks).
+-- Every one is 1 at age 0 and decreasing; the scale is in days:
+--   inverse      1 / (1 + days / scale)          (scale 1: the classic 1/(1+days_old))
+--   exponential  0.5 ^ (days / scale)            (scale = half-life)
+--   gaussian     0.5 ^ ((days / scale)^2)        (0.5 at scale days, bell-shaped)
+--   linear       max(0, 1 - days / (2 * scale))  (0.5 at scale days, 0 at twice that)
+CREATE FUNCTION api.recency_functions()
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT ARRAY['inverse', 'exponential', 'gaussian', 'linear'] $$;
+
+-- Age in days of a chunk created at p_created, seen from p_now (epoch seconds); never
+-- negative, so a chunk dated in the future scores like one created at p_now.
+-- date_part() returns float8 (extract() returns numeric, much slower per row).
+CREATE FUNCTION api.days_old(p_now float8, p_created timestamptz)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT greatest(0, (p_now - date_part('epoch', p_created)) / 86400.0) $$;
+
+-- 0.5 ^ x, and 0 (not an underflow error) far beyond the double range.
+CREATE FUNCTION api.half_power(p_x float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT CASE WHEN p_x > 1000 THEN 0.0 ELSE power(0.5, p_x) END $$;
+
+-- Recency in [0, 1] of an age in days. Inlined into statements.
+CREATE FUNCTION api.recency(p_function text, p_scale float8, p_days float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE p_function
+        WHEN 'inverse' THEN 1.0 / (1.0 + p_days / p_scale)
+        WHEN 'exponential' THEN api.half_power(p_days / p_scale)
+        WHEN 'gaussian' THEN api.half_power((p_days / p_scale) ^ 2)
+        WHEN 'linear' THEN greatest(0.0, 1.0 - p_days / (2.0 * p_scale))
+    END
+$$;
+
+-- The largest age (days) whose recency is still >= p_min: the inverse of the functions
+-- above, to turn a score bound into a created_at range. NULL means "any age"; a
+-- negative result means "no age" (p_min > 1).
+CREATE FUNCTION api.recency_max_days(p_min float8, p_function text, p_scale float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE
+        WHEN p_min <= 0 THEN NULL
+        WHEN p_min > 1 THEN -1
+        ELSE CASE p_function
+            WHEN 'inverse' THEN p_scale * (1.0 / p_min - 1.0)
+            WHEN 'exponential' THEN p_scale * ln(1.0 / p_min) / ln(2.0)
+            WHEN 'gaussian' THEN p_scale * sqrt(ln(1.0 / p_min) / ln(2.0))
+            WHEN 'linear' THEN 2.0 * p_scale * (1.0 - p_min)
+        END
+    END
+$$;

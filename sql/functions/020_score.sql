@@ -1,0 +1,77 @@
+-- The ranking rule: the one place a chunk's score is defined. Every strategy (scan,
+-- threshold, fusion) and every explanation computes it with these functions.
+--
+--   score = w_cos * sem + w_lex * lex + w_rec * rec + w_sig * sig
+--   sem   = sum over the plan's spaces i of space_weights[i] * (1 - cosine distance)
+--           (a chunk with no vector in a space contributes 0 for that space)
+--   lex   = normalised BM25 of the query text (025_lexical.sql); 0 without a query term
+--   rec   = api.recency(function, scale, days old), in [0, 1]
+--   sig   = rag.chunks.signal, in [0, 1]
+--
+-- Eligibility: with min_similarity, a chunk whose sem is lower has no score; with a
+-- keyword part and no semantic part (keyword_only), neither has a chunk holding none of
+-- the query's terms; with min_score, a chunk scoring less. The top-k are the k best
+-- eligible chunks that pass the filter, ties broken by chunk_id; with max_per_source
+-- m > 0, walking that ranking a chunk is taken unless m better chunks of its source
+-- (api.source_key: src, or doc_id when src is empty) were taken, so the result still has
+-- k rows whenever k eligible chunks remain under the cap.
+--
+-- These are SQL functions that the planner inlines into each statement.
+
+CREATE FUNCTION api.rec(p api.search_plan, p_created timestamptz)
+RETURNS float8
+LANGUAGE sql IMMUTABLE
+AS $$ SELECT api.recency(p.rec_function, p.rec_scale, api.days_old(p.now_epoch, p_created)) $$;
+
+-- The part of the score no vector and no keyword is needed for.
+CREATE FUNCTION api.static_score(p api.search_plan, p_created timestamptz, p_signal float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE WHEN p.w_rec = 0 THEN 0 ELSE p.w_rec * api.rec(p, p_created) END
+         + CASE WHEN p.w_sig = 0 THEN 0 ELSE p.w_sig * p_signal END
+$$;
+
+CREATE FUNCTION api.score(
+    p api.search_plan, p_sem float8, p_lex float8, p_created timestamptz, p_signal float8
+) RETURNS float8
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT p.w_cos * coalesce(p_sem, 0) + p.w_lex * coalesce(p_lex, 0)
+         + api.static_score(p, p_created, p_signal)
+$$;
+
+-- The score if the chunk is eligible (p_matched: it holds a query term), else NULL.
+CREATE FUNCTION api.eligible_score(
+    p api.search_plan, p_score float8, p_sem float8, p_matched boolean
+) RETURNS float8
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE WHEN (p.min_similarity IS NULL OR coalesce(p_sem, 0) >= p.min_similarity)
+                 AND (NOT p.keyword_only OR p_matched)
+                 AND (p.min_score IS NULL OR p_score >= p.min_score)
+                THEN p_score END
+$$;
+
+-- What max_per_source counts.
+CREATE FUNCTION api.source_key(p_src text, p_doc_id text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT coalesce(nullif(p_src, ''), p_doc_id) $$;
+
+-- The k best of scored candidates under the plan's cap, best first: their positions
+-- in the given arrays (NULL scores are not eligible).
+CREATE FUNCTION api.best_positions(
+    p api.search_plan, p_scores float8[], p_chunk_ids text[], p_sources text[], p_k integer
+) RETURNS integer[]
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT coalesce(array_agg(n ORDER BY s DESC, cid), '{}')
+    FROM (SELECT n, s, cid FROM (
+              SELECT n, s, cid,
+                     row_number() OVER (PARTITION BY src ORDER BY s DESC, cid) AS nth
+              FROM unnest(p_scores, p_chunk_ids, p_sources) WITH ORDINALITY AS u(s, cid, src, n)
+              WHERE s IS NOT NULL) ranked
+          WHERE p.max_per_source = 0 OR nth <= p.max_per_source
+          ORDER BY s DESC, cid LIMIT p_k) best
+$$;

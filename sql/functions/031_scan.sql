@@ -1,0 +1,109 @@
+-- Strategy "scan": score every chunk of the collection that passes the filter, in one
+-- statement planned for this request (so a selective filter uses its index, and a large
+-- scan runs in parallel), shaped like the plainest "ORDER BY score LIMIT k" a client would
+-- write. Exact by construction.
+--
+-- Under max_per_source, the k best under the cap are found among the L best overall
+-- (L = 4k, then 8 times more while the L best hold fewer than k under the cap and more
+-- chunks remain): the cap never lets a lower chunk displace a higher one, so the k best
+-- under the cap of the L best are those of all chunks once there are k of them.
+
+-- The semantic part over the joined vector tables v1, v2, ... ($1: the plan).
+CREATE FUNCTION api.sem_sql(p api.search_plan)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT coalesce(string_agg(
+               format('($1).space_weights[%s] * coalesce(1 - (v%s.embedding <=> ($1).vectors[%s]), 0)',
+                      i, i, i), ' + ' ORDER BY i), '0')
+    FROM generate_subscripts(p.space_ids, 1) AS i
+    WHERE p.space_weights[i] > 0
+$$;
+
+-- LEFT JOINs of the plan's vector tables as v1, v2, ... (rows without a vector stay).
+CREATE FUNCTION api.vector_joins_sql(p api.search_plan)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT coalesce(string_agg(
+               format(' LEFT JOIN rag.%I v%s ON v%s.chunk_pk = c.id AND v%s.collection_id = c.collection_id',
+                      api.vector_table(p.space_ids[i]), i, i, i), '' ORDER BY i), '')
+    FROM generate_subscripts(p.space_ids, 1) AS i
+    WHERE p.space_weights[i] > 0
+$$;
+
+-- The statement: (id, chunk_id, source) of the p_limit best eligible chunks, best
+-- first. $1 the plan, $2 / $3 the keyword matches' ids and lex.
+CREATE FUNCTION api.scan_sql(p api.search_plan, p_limit integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_vectors boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
+    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p) ELSE '0' END;
+    v_lex text := CASE WHEN p.w_lex > 0 THEN 'lx.lex' ELSE '0' END;
+    v_score text := format('api.score($1, %s, %s, c.created_at, c.signal)', v_sem, v_lex);
+    v_from text := 'rag.chunks c';
+    v_where text[] := ARRAY[api.filter_sql(p.filter, '($1).filter')];
+BEGIN
+    IF p.keyword_only THEN  -- only chunks holding a query term: start from them
+        v_from := 'unnest($2, $3) AS lx(id, lex) JOIN rag.chunks c ON c.id = lx.id';
+    ELSIF p.w_lex > 0 THEN
+        v_from := v_from || ' LEFT JOIN unnest($2, $3) AS lx(id, lex) ON lx.id = c.id';
+    END IF;
+    IF v_vectors THEN
+        v_from := v_from || api.vector_joins_sql(p);
+    END IF;
+    IF p.min_similarity IS NOT NULL THEN
+        v_where := v_where || format('(%s) >= ($1).min_similarity', v_sem);
+    END IF;
+    IF p.min_score IS NOT NULL THEN
+        v_where := v_where || format('%s >= ($1).min_score', v_score);
+    END IF;
+    RETURN format('SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) FROM %s WHERE %s
+                   ORDER BY %s DESC, c.chunk_id LIMIT %s',
+                  v_from, array_to_string(v_where, ' AND '), v_score, p_limit);
+END
+$$;
+
+CREATE FUNCTION api.topk_scan(
+    p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT candidates bigint
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_limit integer := CASE WHEN p.max_per_source > 0 THEN 4 * p.k ELSE p.k END;
+    v_ids bigint[];
+    v_chunk_ids text[];
+    v_sources text[];
+    v_keep integer[];
+BEGIN
+    LOOP
+        EXECUTE format('SELECT coalesce(array_agg(id), ''{}''), coalesce(array_agg(chunk_id), ''{}''),
+                               coalesce(array_agg(source), ''{}'')
+                        FROM (%s) best(id, chunk_id, source)', api.scan_sql(p, v_limit))
+        INTO v_ids, v_chunk_ids, v_sources
+        USING p, p_lex_ids, p_lex_scores;
+        IF p.max_per_source = 0 THEN
+            ids := v_ids;
+            EXIT;
+        END IF;
+        -- ranks stand in for scores: the statement returned them best first
+        v_keep := api.best_positions(
+            p, ARRAY(SELECT -n::float8 FROM generate_series(1, cardinality(v_ids)) AS n),
+            v_chunk_ids, v_sources, p.k);
+        ids := ARRAY(SELECT v_ids[n] FROM unnest(v_keep) AS n);
+        EXIT WHEN cardinality(ids) >= p.k OR cardinality(v_ids) < v_limit;
+        v_limit := v_limit * 8;
+    END LOOP;
+    IF p.keyword_only THEN
+        candidates := cardinality(p_lex_ids);
+    ELSIF NOT p.filtered THEN
+        SELECT chunks INTO candidates FROM rag.collections WHERE id = p.collection_id;
+    ELSE
+        EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s', api.filter_sql(p.filter, '($1).filter'))
+        INTO candidates USING p;
+    END IF;
+END
+$$;

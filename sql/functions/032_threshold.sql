@@ -1,0 +1,322 @@
+-- Strategy "threshold": the top-k without scoring every chunk (Fagin's threshold
+-- algorithm). Every component is bounded (sem <= 1 per space, lex < 1, rec and sig in
+-- [0, 1]), so:
+--   1. each searched space is read nearest-first from its HNSW index (iterative scan,
+--      strict order, the filter applied during the walk) to depth D; a chunk not read
+--      in space i has a similarity of at most sim_i, the farthest read there (plus the
+--      index's half-precision rounding, twice api.ann_distance_error());
+--   2. seeds are read too: the newest and the highest-signal chunks, and some whose
+--      recency and signal alone score high; so is every chunk holding a query term
+--      (api.lex_matches), so that an unread chunk has lex = 0;
+--   3. what was read is scored in full (api.score); theta = the k-th best eligible score
+--      (under max_per_source);
+--   4. a chunk not read scores at most  w_cos * sum_i w_i * sim_i + static(c), with
+--      static = w_rec * rec + w_sig * sig, so it can only reach theta when static(c) >=
+--      sigma = theta - w_cos * sum_i w_i * sim_i. That region is a staircase in the
+--      (created_at, signal) plane; the GiST index on that plane returns it as a union of
+--      boxes (api.region_boxes), each chunk checked exactly;
+--   5. the region is scored; the k best of everything scored are the top-k.
+-- When the region holds more than a budget (8 x D chunks, at least region_budget),
+-- scoring it would cost more than reading deeper: the semantic depth grows (x4), which
+-- tightens the bound, up to max_depth. At that depth (or with no semantic part) a region
+-- of up to region_limit chunks is scored; a larger one means the bound did not close and
+-- the caller scans. So does a semantic read that comes back short of D chunks in a
+-- collection larger than hnsw.max_scan_tuples (the walk gave up before finding D chunks
+-- that pass the filter); in a smaller one, the walk visited every vector.
+--
+-- The result is exact given the index's order: the bound trusts that HNSW returned every
+-- chunk nearer than the farthest it returned, which it does not always do. The spaces
+-- whose index order was trusted are returned in "approximate"; with none (no semantic
+-- part, or no index to walk, so that the stream was an exact ordered scan), the result is
+-- exact.
+
+-- The region {w_rec * rec + w_sig * sig >= sigma} as a union of boxes in the
+-- (epoch days, signal) plane that covers it. With s the signal and a the age, the region
+-- is s >= g(a) = (sigma - w_rec * rec(a)) / w_sig, g increasing with age; for signal
+-- levels 0 = l_0 < l_1 < ... < l_m = 1, box j holds s in [l_j, l_{j+1}] and the ages a
+-- with g(a) <= l_{j+1}. Empty array: no chunk can be in the region.
+CREATE FUNCTION api.region_boxes(
+    p_sigma float8, p_w_rec float8, p_w_sig float8,
+    p_rec_function text, p_rec_scale float8, p_now_days float8
+) RETURNS box[]
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_levels float8[] := ARRAY[-1, 0.5, 0.75, 0.875, 0.9375, 0.96875, 0.984375, 0.9921875, 2];
+    v_boxes box[] := '{}';
+    v_age float8;
+    v_far constant float8 := 1e9;  -- days: beyond any timestamp
+BEGIN
+    IF p_sigma > p_w_rec + p_w_sig THEN
+        RETURN v_boxes;
+    END IF;
+    IF p_w_rec = 0 AND p_w_sig = 0 THEN  -- no static part, and sigma <= 0: every chunk
+        RETURN ARRAY[box(point(-v_far, -1), point(v_far, 2))];
+    END IF;
+    IF p_w_rec = 0 THEN  -- signal alone: one band of signal, every age
+        RETURN ARRAY[box(point(-v_far, p_sigma / p_w_sig), point(v_far, 2))];
+    END IF;
+    IF p_w_sig = 0 THEN  -- recency alone: one band of age, every signal
+        v_age := api.recency_max_days(p_sigma / p_w_rec, p_rec_function, p_rec_scale);
+        RETURN ARRAY[box(point(coalesce(p_now_days - v_age, -v_far), -1), point(v_far, 2))];
+    END IF;
+    FOR j IN 1 .. cardinality(v_levels) - 1 LOOP
+        -- the oldest age whose signal requirement is at most the band's top level
+        v_age := api.recency_max_days((p_sigma - p_w_sig * least(v_levels[j + 1], 1)) / p_w_rec,
+                                      p_rec_function, p_rec_scale);
+        CONTINUE WHEN v_age < 0;  -- even age 0 needs more than this band's signal
+        v_boxes := v_boxes || box(point(coalesce(p_now_days - v_age, -v_far), v_levels[j]),
+                                  point(v_far, v_levels[j + 1]));
+    END LOOP;
+    RETURN v_boxes;
+END
+$$;
+
+CREATE FUNCTION api.plan_region_boxes(p api.search_plan, p_sigma float8)
+RETURNS box[]
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT api.region_boxes(p_sigma, p.w_rec, p.w_sig, p.rec_function, p.rec_scale,
+                            p.now_epoch / 86400)
+$$;
+
+-- Chunks whose static score reaches p_sigma, from the boxes (read lazily: at most
+-- p_limit). A chunk on a box edge may come twice.
+CREATE FUNCTION api.region_ids(p api.search_plan, p_boxes box[], p_sigma float8,
+                               p_limit integer)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off
+AS $$
+BEGIN
+    IF coalesce(cardinality(p_boxes), 0) = 0 THEN
+        RETURN '{}';
+    END IF;
+    IF NOT p.filtered THEN
+        RETURN ARRAY(
+            SELECT r.id
+            FROM unnest(p_boxes) AS b(box)
+            CROSS JOIN LATERAL (
+                SELECT c.id, c.created_at, c.signal FROM rag.chunks c
+                WHERE c.collection_id = p.collection_id
+                  AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
+            WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+            LIMIT p_limit);
+    END IF;
+    RETURN ARRAY(
+        SELECT r.id
+        FROM unnest(p_boxes) AS b(box)
+        CROSS JOIN LATERAL (
+            SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
+            FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
+        WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+          AND api.passes(p.filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
+        LIMIT p_limit);
+END
+$$;
+
+-- Seeds: candidates likely to score high whatever the query (newest, highest signal,
+-- high static score), so that theta starts high for recency- and signal-led mixes.
+CREATE FUNCTION api.seed_ids(p api.search_plan)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
+AS $$
+DECLARE
+    v_seeds bigint[] := '{}';
+BEGIN
+    IF p.w_rec > 0 THEN
+        v_seeds := v_seeds || ARRAY(
+            SELECT c.id FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND (NOT p.filtered
+                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+            ORDER BY c.created_at DESC LIMIT p.k);
+    END IF;
+    IF p.w_sig > 0 THEN
+        v_seeds := v_seeds || ARRAY(
+            SELECT c.id FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND (NOT p.filtered
+                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+            ORDER BY c.signal DESC LIMIT p.k);
+    END IF;
+    IF p.w_rec > 0 AND p.w_sig > 0 THEN
+        v_seeds := v_seeds || api.region_ids(p, api.plan_region_boxes(p, 0.75 * (p.w_rec + p.w_sig)),
+                                             0.75 * (p.w_rec + p.w_sig), 4 * p.k);
+    END IF;
+    RETURN v_seeds;
+END
+$$;
+
+-- Score chunks (distinct ids): their sem in every weighted space (p_known_*: the
+-- similarities already read, by space index), lex from the matches, and the rest from
+-- rag.chunks. Returns the candidates that exist, with eligible scores (NULL:
+-- not eligible).
+CREATE FUNCTION api.score_ids(
+    p api.search_plan, p_ids bigint[], p_known_spaces integer[], p_known_ids bigint[],
+    p_known_sims float8[], p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[]
+)
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
+AS $$
+DECLARE
+    v_sem float8[] := array_fill(0::float8, ARRAY[cardinality(p_ids)]);
+    v_known float8[];
+    v_missing bigint[];
+    v_fetched float8[];
+BEGIN
+    IF cardinality(p_ids) = 0 THEN
+        ids := '{}'; chunk_ids := '{}'; sources := '{}'; scores := '{}';
+        RETURN;
+    END IF;
+    FOR i IN 1 .. cardinality(p.space_ids) LOOP
+        CONTINUE WHEN p.space_weights[i] = 0 OR (p.w_cos = 0 AND p.min_similarity IS NULL);
+        -- similarities read from this space's stream, aligned with p_ids
+        SELECT array_agg(k.sim ORDER BY u.n) INTO v_known
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+        LEFT JOIN (SELECT k.id, k.sim
+                   FROM unnest(p_known_spaces, p_known_ids, p_known_sims) AS k(space, id, sim)
+                   WHERE k.space = i) k ON k.id = u.id;
+        v_missing := ARRAY(SELECT p_ids[n] FROM generate_subscripts(p_ids, 1) AS n
+                           WHERE v_known[n] IS NULL);
+        v_fetched := api.space_sims(p.space_ids[i], p.vectors[i], p.collection_id, v_missing);
+        SELECT array_agg(coalesce(k, f.sim, 0) * p.space_weights[i] + s ORDER BY n) INTO v_sem
+        FROM unnest(v_known, v_sem, p_ids) WITH ORDINALITY AS u(k, s, id, n)
+        LEFT JOIN unnest(v_missing, v_fetched) AS f(id, sim) ON f.id = u.id AND u.k IS NULL;
+    END LOOP;
+    SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
+           coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
+    INTO ids, chunk_ids, sources, scores
+    FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                 api.eligible_score(p, api.score(p, u.sem, lx.lex, c.created_at, c.signal),
+                                    u.sem, lx.id IS NOT NULL) AS score
+          FROM unnest(p_ids, v_sem) AS u(id, sem)
+          JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+          LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id) x;
+END
+$$;
+
+CREATE FUNCTION api.topk_threshold(
+    p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT candidates bigint, OUT closed boolean, OUT depth integer,
+    OUT rounds jsonb, OUT approximate text[]
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_clock timestamptz := clock_timestamp();
+    v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
+    v_spaces integer := cardinality(p.space_ids);
+    v_max_depth integer := p.max_depth;
+    v_region_budget integer := p.region_budget;
+    v_region_limit integer := p.region_limit;
+    v_collection_chunks bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
+    -- everything scored so far
+    v_ids bigint[] := '{}';
+    v_chunk_ids text[] := '{}';
+    v_sources text[] := '{}';
+    v_scores float8[] := '{}';
+    v_scored record;
+    -- this round's reads
+    v_known_spaces integer[];
+    v_known_ids bigint[];
+    v_known_sims float8[];
+    v_read_ids bigint[];
+    v_read_sims float8[];
+    v_far float8[];
+    v_new bigint[];
+    v_theta float8;
+    v_sigma float8;
+    v_boxes box[];
+    v_budget integer;
+    v_region bigint[];
+    v_best integer[];
+BEGIN
+    depth := greatest(p.ef_search, 2 * p.k);
+    rounds := '[]';
+    approximate := '{}';
+    closed := false;
+    v_new := api.seed_ids(p) || p_lex_ids;
+    LOOP
+        -- 1. the semantic streams at this depth
+        v_far := array_fill(NULL::float8, ARRAY[v_spaces]);
+        v_known_spaces := '{}';
+        v_known_ids := '{}';
+        v_known_sims := '{}';
+        FOR i IN 1 .. v_spaces LOOP
+            CONTINUE WHEN NOT v_semantic OR p.space_weights[i] = 0;
+            SELECT coalesce(array_agg(s.id), '{}'), coalesce(array_agg(s.sim), '{}')
+            INTO v_read_ids, v_read_sims
+            FROM api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter, p.filtered) s;
+            IF cardinality(v_read_ids) = depth THEN
+                v_far[i] := v_read_sims[depth];
+            ELSIF v_collection_chunks <= current_setting('hnsw.max_scan_tuples')::bigint THEN
+                v_far[i] := -1;  -- the walk visited every vector: no unread chunk is near
+            ELSE
+                rounds := rounds || jsonb_build_object('depth', depth, 'short_stream',
+                                                       p.space_names[i]);
+                RETURN;  -- the walk gave up before finding depth chunks: scan instead
+            END IF;
+            v_known_spaces := v_known_spaces || array_fill(i, ARRAY[cardinality(v_read_ids)]);
+            v_known_ids := v_known_ids || v_read_ids;
+            v_known_sims := v_known_sims || v_read_sims;
+            v_new := v_new || v_read_ids;
+            IF NOT p.space_names[i] = ANY (approximate)
+               AND api.space_index_exists(p.space_ids[i], p.collection_id) THEN
+                approximate := approximate || p.space_names[i];
+            END IF;
+        END LOOP;
+        -- 2-3. score what is new; theta
+        v_new := ARRAY(SELECT u.id FROM unnest(v_new) AS u(id) WHERE u.id IS NOT NULL
+                       EXCEPT SELECT unnest(v_ids));
+        v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
+                                  p_lex_ids, p_lex_scores);
+        v_ids := v_ids || v_scored.ids;
+        v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
+        v_sources := v_sources || v_scored.sources;
+        v_scores := v_scores || v_scored.scores;
+        v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
+        v_theta := CASE WHEN cardinality(v_best) >= p.k THEN v_scores[v_best[p.k]] END;
+        v_theta := greatest(v_theta, p.min_score);
+        -- 4. the region that could still reach theta
+        v_sigma := coalesce(v_theta, '-Infinity')
+                   - p.w_cos * api.sem_bound(p, CASE WHEN v_semantic THEN v_far END) - 1e-9;
+        v_boxes := CASE WHEN p.keyword_only THEN '{}'  -- every matching chunk was read
+                        WHEN p.min_similarity IS NOT NULL
+                             AND api.sem_bound(p, v_far) < p.min_similarity THEN '{}'
+                        ELSE api.plan_region_boxes(p, v_sigma) END;
+        v_budget := CASE WHEN NOT v_semantic OR depth >= v_max_depth THEN v_region_limit
+                         ELSE greatest(v_region_budget, 8 * depth) END;
+        v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
+        rounds := rounds || jsonb_build_object(
+            'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
+            'region', cardinality(v_region), 'scored', cardinality(v_ids),
+            'ms', round((extract(epoch FROM clock_timestamp() - v_clock) * 1000)::numeric, 3));
+        IF cardinality(v_region) <= v_budget THEN
+            -- 5. score the region; the best of everything scored
+            v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
+            v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
+                                      p_lex_ids, p_lex_scores);
+            v_ids := v_ids || v_scored.ids;
+            v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
+            v_sources := v_sources || v_scored.sources;
+            v_scores := v_scores || v_scored.scores;
+            v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
+            ids := ARRAY(SELECT v_ids[n] FROM unnest(v_best) AS n);
+            candidates := cardinality(v_ids);
+            closed := true;
+            RETURN;
+        END IF;
+        IF NOT v_semantic OR depth >= v_max_depth THEN
+            candidates := cardinality(v_ids);
+            RETURN;  -- the bound did not close: the caller scans
+        END IF;
+        depth := least(depth * 4, v_max_depth);
+        v_new := '{}';
+    END LOOP;
+END
+$$;

@@ -1,0 +1,150 @@
+-- Fusion "rrf": weighted reciprocal rank fusion of the rankings by each weighted
+-- component, instead of the weighted sum of their values:
+--
+--   rrf(c) = sum over components r of  w_r / (rrf_k + rank_r(c))
+--
+-- r in {sem (w_cos), lex (w_lex), rec (w_rec), sig (w_sig)}; rank_r(c) is c's 1-based rank
+-- by that component among the chunks passing the filter (ties by chunk_id), counted
+-- within the first rrf_window of each ranking (beyond it, c gets nothing from r). The
+-- semantic ranking comes from each space's HNSW walk (rrf_window deep; with strategy
+-- scan, from an exact scan), keyword from every match, recency and signal from their
+-- indexes. Eligibility (min_similarity, keyword-only, min_score on the fused score) and
+-- max_per_source apply as for the weighted blend.
+
+-- The semantic ranking's window: the ids by sem, best first.
+CREATE FUNCTION api.rank_semantic(p api.search_plan, OUT ids bigint[], OUT approximate text[])
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_window integer := p.rrf_window;
+    v_read bigint[] := '{}';
+    v_scored record;
+BEGIN
+    approximate := '{}';
+    IF p.w_cos = 0 OR cardinality(p.space_ids) = 0 THEN
+        ids := '{}';
+        RETURN;
+    END IF;
+    IF p.strategy = 'scan' THEN
+        EXECUTE format('SELECT coalesce(array_agg(id), ''{}'') FROM (SELECT c.id FROM rag.chunks c %s
+                        WHERE %s ORDER BY %s DESC, c.chunk_id LIMIT %s) s',
+                       api.vector_joins_sql(p), api.filter_sql(p.filter, '($1).filter'), api.sem_sql(p),
+                       v_window)
+        INTO ids USING p;
+        RETURN;
+    END IF;
+    FOR i IN 1 .. cardinality(p.space_ids) LOOP
+        CONTINUE WHEN p.space_weights[i] = 0;
+        v_read := v_read || ARRAY(
+            SELECT s.id FROM api.space_nearest(p.space_ids[i], p.vectors[i], v_window, p.filter,
+                                               p.filtered) s);
+        approximate := approximate || p.space_names[i];
+    END LOOP;
+    v_read := ARRAY(SELECT DISTINCT unnest(v_read));
+    -- rank the union by the whole semantic part (a plan without the other components)
+    p.w_cos := 1; p.w_lex := 0; p.w_rec := 0; p.w_sig := 0;
+    p.min_score := NULL; p.min_similarity := NULL; p.keyword_only := false;
+    p.max_per_source := 0;
+    v_scored := api.score_ids(p, v_read, '{}', '{}', '{}', '{}', '{}');
+    ids := ARRAY(SELECT v_scored.ids[n]
+                 FROM unnest(api.best_positions(p, v_scored.scores, v_scored.chunk_ids,
+                                                v_scored.sources, v_window)) AS n);
+END
+$$;
+
+-- A component's ranking window from an index on rag.chunks (created_at or signal).
+CREATE FUNCTION api.rank_static(p api.search_plan, p_by text)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
+AS $$
+BEGIN
+    IF p_by = 'created_at' THEN
+        RETURN ARRAY(
+            SELECT c.id FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND (NOT p.filtered
+                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+            ORDER BY c.created_at DESC, c.chunk_id LIMIT p.rrf_window);
+    END IF;
+    RETURN ARRAY(
+        SELECT c.id FROM rag.chunks c
+        WHERE c.collection_id = p.collection_id
+          AND (NOT p.filtered
+               OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+        ORDER BY c.signal DESC, c.chunk_id LIMIT p.rrf_window);
+END
+$$;
+
+CREATE FUNCTION api.topk_rrf(
+    p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT fused float8[], OUT ranks jsonb[], OUT candidates bigint,
+    OUT approximate text[]
+)
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
+AS $$
+DECLARE
+    v_sem record := api.rank_semantic(p);
+    v_lex bigint[] := '{}';
+    v_rec bigint[] := '{}';
+    v_sig bigint[] := '{}';
+    v_ids bigint[];
+    v_fused float8[];
+    v_ranks jsonb[];
+    v_chunk_ids text[];
+    v_sources text[];
+    v_sem_plan api.search_plan := p;
+    v_sem_ids bigint[] := '{}';
+    v_sem_values float8[] := '{}';
+    v_scored record;
+    v_best integer[];
+BEGIN
+    approximate := v_sem.approximate;
+    IF p.w_lex > 0 THEN
+        v_lex := ARRAY(SELECT l.id FROM unnest(p_lex_ids, p_lex_scores) AS l(id, lex)
+                       JOIN rag.chunks c ON c.id = l.id AND c.collection_id = p.collection_id
+                       ORDER BY l.lex DESC, c.chunk_id LIMIT p.rrf_window);
+    END IF;
+    IF p.w_rec > 0 THEN
+        v_rec := api.rank_static(p, 'created_at');
+    END IF;
+    IF p.w_sig > 0 THEN
+        v_sig := api.rank_static(p, 'signal');
+    END IF;
+    -- each candidate's fused score and ranks; then the eligibility rules
+    SELECT coalesce(array_agg(f.id), '{}'), coalesce(array_agg(f.score), '{}'),
+           coalesce(array_agg(f.ranks), '{}'), coalesce(array_agg(c.chunk_id), '{}'),
+           coalesce(array_agg(api.source_key(c.src, c.doc_id)), '{}')
+    INTO v_ids, v_fused, v_ranks, v_chunk_ids, v_sources
+    FROM (SELECT r.id, sum(r.w / (p.rrf_k + r.rank)) AS score,
+                 jsonb_object_agg(r.component, r.rank) AS ranks
+          FROM (SELECT u.id, 'sem' AS component, u.n AS rank, p.w_cos AS w
+                FROM unnest(v_sem.ids) WITH ORDINALITY AS u(id, n)
+                UNION ALL SELECT u.id, 'lex', u.n, p.w_lex FROM unnest(v_lex) WITH ORDINALITY AS u(id, n)
+                UNION ALL SELECT u.id, 'rec', u.n, p.w_rec FROM unnest(v_rec) WITH ORDINALITY AS u(id, n)
+                UNION ALL SELECT u.id, 'sig', u.n, p.w_sig FROM unnest(v_sig) WITH ORDINALITY AS u(id, n)
+               ) r
+          GROUP BY r.id) f
+    JOIN rag.chunks c ON c.id = f.id AND c.collection_id = p.collection_id;
+    candidates := cardinality(v_ids);
+    IF p.min_similarity IS NOT NULL THEN
+        v_sem_plan.w_cos := 1; v_sem_plan.w_lex := 0; v_sem_plan.w_rec := 0;
+        v_sem_plan.w_sig := 0; v_sem_plan.min_score := NULL; v_sem_plan.keyword_only := false;
+        v_scored := api.score_ids(v_sem_plan, v_ids, '{}', '{}', '{}', '{}', '{}');
+        v_sem_ids := v_scored.ids;
+        v_sem_values := v_scored.scores;
+    END IF;
+    SELECT array_agg(CASE WHEN (NOT p.keyword_only OR u.id = ANY (p_lex_ids))
+                           AND (p.min_score IS NULL OR u.s >= p.min_score)
+                           AND (p.min_similarity IS NULL OR sm.s >= p.min_similarity)
+                          THEN u.s END ORDER BY u.n)
+    INTO v_fused
+    FROM unnest(v_ids, v_fused) WITH ORDINALITY AS u(id, s, n)
+    LEFT JOIN unnest(v_sem_ids, v_sem_values) AS sm(id, s) ON sm.id = u.id;
+    v_best := api.best_positions(p, v_fused, v_chunk_ids, v_sources, p.k);
+    ids := ARRAY(SELECT v_ids[n] FROM unnest(v_best) AS n);
+    fused := ARRAY(SELECT v_fused[n] FROM unnest(v_best) AS n);
+    ranks := ARRAY(SELECT v_ranks[n] FROM unnest(v_best) AS n);
+END
+$$;

@@ -1,0 +1,72 @@
+-- The response rows of a ranking: each chunk with its score and every component, computed
+-- by the ranking rule's own functions (020_score.sql), best first.
+--
+-- A row: chunk_id, doc_id, src, chunk, model, score, cos_dist and l2_dist (in the first
+-- searched space), scale, days_old, created_at, sem, lex, rec, sig, sims (per searched
+-- space, NULL where the chunk has no vector), tags, metadata; with fusion rrf, score is
+-- the fused score and "ranks" gives the chunk's rank in each component's ranking.
+
+-- Per searched space, the similarity of each id (aligned), as (space index, position,
+-- similarity) triples.
+CREATE FUNCTION api.result_sims(p api.search_plan, p_ids bigint[],
+                                OUT spaces integer[], OUT positions integer[],
+                                OUT sims float8[])
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_sims float8[];
+BEGIN
+    spaces := '{}';
+    positions := '{}';
+    sims := '{}';
+    FOR i IN 1 .. cardinality(p.space_ids) LOOP
+        v_sims := api.space_sims(p.space_ids[i], p.vectors[i], p.collection_id, p_ids);
+        spaces := spaces || array_fill(i, ARRAY[cardinality(p_ids)]);
+        positions := positions || ARRAY(SELECT generate_series(1, cardinality(p_ids)));
+        sims := sims || v_sims;
+    END LOOP;
+END
+$$;
+
+CREATE FUNCTION api.result_rows(
+    p api.search_plan, p_ids bigint[], p_lex_ids bigint[], p_lex_scores float8[],
+    p_fused float8[] DEFAULT NULL, p_ranks jsonb[] DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
+AS $$
+DECLARE
+    v_sims record;
+    v_l2 float8[];
+    v_rows jsonb;
+BEGIN
+    IF coalesce(cardinality(p_ids), 0) = 0 THEN
+        RETURN '[]';
+    END IF;
+    v_sims := api.result_sims(p, p_ids);
+    v_l2 := CASE WHEN cardinality(p.space_ids) > 0
+                 THEN api.space_measure('l2', p.space_ids[1], p.vectors[1], p.collection_id, p_ids)
+            END;
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
+               'model', c.model,
+               'score', coalesce(u.fused, api.score(p, coalesce(s.sem, 0), lx.lex, c.created_at, c.signal)),
+               'cos_dist', 1 - s.first_sim, 'l2_dist', v_l2[u.n], 'scale', c.scale,
+               'days_old', api.days_old(p.now_epoch, c.created_at), 'created_at', c.created_at,
+               'sem', coalesce(s.sem, 0), 'lex', CASE WHEN p.w_lex > 0 THEN coalesce(lx.lex, 0) END,
+               'rec', api.rec(p, c.created_at), 'sig', c.signal::float8, 'sims', coalesce(s.sims, '{}'),
+               'tags', c.tags, 'metadata', c.metadata, 'ranks', u.ranks)
+             ORDER BY u.n), '[]')
+    INTO v_rows
+    FROM unnest(p_ids, p_fused, p_ranks) WITH ORDINALITY AS u(id, fused, ranks, n)
+    JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+    LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+    LEFT JOIN (
+        SELECT t.pos, coalesce(sum(p.space_weights[t.space] * coalesce(t.sim, 0)), 0) AS sem,
+               array_agg(t.sim ORDER BY t.space) AS sims,
+               min(t.sim) FILTER (WHERE t.space = 1) AS first_sim
+        FROM unnest(v_sims.spaces, v_sims.positions, v_sims.sims) AS t(space, pos, sim)
+        GROUP BY t.pos) s ON s.pos = u.n;
+    RETURN v_rows;
+END
+$$;
