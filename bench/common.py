@@ -117,6 +117,15 @@ def corpus_database(admin_url: str, spec: CorpusSpec, vector_format: str = "json
     return url
 
 
+def prewarm(conn: psycopg.Connection) -> None:
+    """Load every table and index of the service into shared buffers."""
+    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+    conn.execute(
+        "SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = 'rag' AND c.relkind IN ('r', 'i') ORDER BY c.oid"
+    )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -48,7 +48,7 @@ from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import corpus_database, percentiles, print_table, server, service
+from bench.common import corpus_database, percentiles, prewarm, print_table, server, service
 from bench.corpus import CorpusSpec, query_vectors
 
 MIXES = [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
@@ -314,16 +314,7 @@ def main() -> None:
     with server() as admin:
         url = corpus_database(admin, spec)
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
-            for relation in (
-                "rag.vectors_1_hnsw",
-                "rag.vectors_1",
-                "rag.chunks",
-                "rag.chunks_static_idx",
-                "rag.vectors_1_pkey",
-                "rag.chunks_pkey",
-            ):
-                conn.execute("SELECT pg_prewarm(%s)", (relation,))  # fmt: skip
+            prewarm(conn)
             print(f"\n{spec.n:,} chunks x {spec.dims} dims, {args.queries} queries "
                   f"({scan_queries} with the scans), k={K}, ef_search {args.ef_search}, "
                   f"{time.strftime('%Y-%m-%d')}")  # fmt: skip

@@ -23,7 +23,9 @@ def conn(db_url):
 
 
 def sql_recency(conn, function: str, scale: float, days: float) -> float:
-    (value,) = conn.execute("SELECT api.recency(%s, %s, %s)", (function, scale, days)).fetchone()
+    (value,) = conn.execute(
+        "SELECT api.recency(%s, %s, %s, to_timestamp(0))", (function, scale, days * 86400.0)
+    ).fetchone()
     return float(value)
 
 

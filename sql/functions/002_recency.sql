@@ -16,25 +16,29 @@ AS $$ SELECT ARRAY['inverse', 'exponential', 'gaussian', 'linear'] $$;
 -- date_part() returns float8 (extract() returns numeric, much slower per row).
 CREATE FUNCTION api.days_old(p_now float8, p_created timestamptz)
 RETURNS float8
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 AS $$ SELECT greatest(0, (p_now - date_part('epoch', p_created)) / 86400.0) $$;
 
--- 0.5 ^ x, and 0 (not an underflow error) far beyond the double range.
-CREATE FUNCTION api.half_power(p_x float8)
+-- Recency in [0, 1] of a chunk created at p_created, seen from p_now (epoch seconds).
+-- Each branch writes the age out again instead of taking it as an argument: the planner
+-- inlines a function into a statement only when its arguments are plain columns and
+-- parameters, and this one runs for every chunk a search scores; and STABLE, as
+-- date_part() on a timestamptz is (an IMMUTABLE function calling it is not inlined).
+-- 0.5^1000 (~1e-301) stands for any smaller power, which would underflow.
+CREATE FUNCTION api.recency(p_function text, p_scale float8, p_now float8,
+                            p_created timestamptz)
 RETURNS float8
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT CASE WHEN p_x > 1000 THEN 0.0 ELSE power(0.5, p_x) END $$;
-
--- Recency in [0, 1] of an age in days. Inlined into statements.
-CREATE FUNCTION api.recency(p_function text, p_scale float8, p_days float8)
-RETURNS float8
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT CASE p_function
-        WHEN 'inverse' THEN 1.0 / (1.0 + p_days / p_scale)
-        WHEN 'exponential' THEN api.half_power(p_days / p_scale)
-        WHEN 'gaussian' THEN api.half_power((p_days / p_scale) ^ 2)
-        WHEN 'linear' THEN greatest(0.0, 1.0 - p_days / (2.0 * p_scale))
+        WHEN 'inverse' THEN
+            1.0 / (1.0 + greatest(0, (p_now - date_part('epoch', p_created)) / 86400.0) / p_scale)
+        WHEN 'exponential' THEN power(0.5, least(1000.0,
+            greatest(0, (p_now - date_part('epoch', p_created)) / 86400.0) / p_scale))
+        WHEN 'gaussian' THEN power(0.5, least(1000.0,
+            (greatest(0, (p_now - date_part('epoch', p_created)) / 86400.0) / p_scale) ^ 2))
+        WHEN 'linear' THEN greatest(0.0, 1.0 - greatest(
+            0, (p_now - date_part('epoch', p_created)) / 86400.0) / (2.0 * p_scale))
     END
 $$;
 

@@ -249,6 +249,10 @@ DECLARE
     f api.search_filter;
     v_unknown text;
 BEGIN
+    f.collection_id := p_collection_id;
+    IF p_filters IS NULL OR p_filters = '{}' THEN
+        RETURN f;
+    END IF;
     SELECT k INTO v_unknown FROM jsonb_object_keys(coalesce(p_filters, '{}')) AS k
     WHERE k NOT IN ('doc_ids', 'src_prefix', 'tags_any', 'tags_all', 'created_after',
                     'created_before', 'metadata')
@@ -256,7 +260,6 @@ BEGIN
     IF v_unknown IS NOT NULL THEN
         PERFORM api.raise_bad_argument(format('unknown filter "%s"', v_unknown));
     END IF;
-    f.collection_id := p_collection_id;
     f.doc_ids := api.jsonb_text_array(p_filters -> 'doc_ids');
     f.src_like := api.like_prefix(p_filters ->> 'src_prefix');
     f.tags_any := api.jsonb_text_array(p_filters -> 'tags_any');

@@ -5,7 +5,7 @@
 --   sem   = sum over the plan's spaces i of space_weights[i] * (1 - cosine distance)
 --           (a chunk with no vector in a space contributes 0 for that space)
 --   lex   = normalised BM25 of the query text (025_lexical.sql); 0 without a query term
---   rec   = api.recency(function, scale, days old), in [0, 1]
+--   rec   = api.recency(function, scale, now, created_at), in [0, 1]
 --   sig   = rag.chunks.signal, in [0, 1]
 --
 -- Eligibility: with min_similarity, a chunk whose sem is lower has no score; with a
@@ -16,17 +16,18 @@
 -- (api.source_key: src, or doc_id when src is empty) were taken, so the result still has
 -- k rows whenever k eligible chunks remain under the cap.
 --
--- These are SQL functions that the planner inlines into each statement.
+-- These are SQL functions that the planner inlines into each statement (STABLE where
+-- they read a timestamptz's epoch: see api.recency).
 
 CREATE FUNCTION api.rec(p api.search_plan, p_created timestamptz)
 RETURNS float8
-LANGUAGE sql IMMUTABLE
-AS $$ SELECT api.recency(p.rec_function, p.rec_scale, api.days_old(p.now_epoch, p_created)) $$;
+LANGUAGE sql STABLE
+AS $$ SELECT api.recency(p.rec_function, p.rec_scale, p.now_epoch, p_created) $$;
 
 -- The part of the score no vector and no keyword is needed for.
 CREATE FUNCTION api.static_score(p api.search_plan, p_created timestamptz, p_signal float8)
 RETURNS float8
-LANGUAGE sql IMMUTABLE
+LANGUAGE sql STABLE
 AS $$
     SELECT CASE WHEN p.w_rec = 0 THEN 0 ELSE p.w_rec * api.rec(p, p_created) END
          + CASE WHEN p.w_sig = 0 THEN 0 ELSE p.w_sig * p_signal END
@@ -35,7 +36,7 @@ $$;
 CREATE FUNCTION api.score(
     p api.search_plan, p_sem float8, p_lex float8, p_created timestamptz, p_signal float8
 ) RETURNS float8
-LANGUAGE sql IMMUTABLE
+LANGUAGE sql STABLE
 AS $$
     SELECT p.w_cos * coalesce(p_sem, 0) + p.w_lex * coalesce(p_lex, 0)
          + api.static_score(p, p_created, p_signal)
@@ -64,14 +65,21 @@ AS $$ SELECT coalesce(nullif(p_src, ''), p_doc_id) $$;
 CREATE FUNCTION api.best_positions(
     p api.search_plan, p_scores float8[], p_chunk_ids text[], p_sources text[], p_k integer
 ) RETURNS integer[]
-LANGUAGE sql IMMUTABLE
+LANGUAGE plpgsql STABLE
 AS $$
-    SELECT coalesce(array_agg(n ORDER BY s DESC, cid), '{}')
-    FROM (SELECT n, s, cid FROM (
-              SELECT n, s, cid,
-                     row_number() OVER (PARTITION BY src ORDER BY s DESC, cid) AS nth
-              FROM unnest(p_scores, p_chunk_ids, p_sources) WITH ORDINALITY AS u(s, cid, src, n)
-              WHERE s IS NOT NULL) ranked
-          WHERE p.max_per_source = 0 OR nth <= p.max_per_source
-          ORDER BY s DESC, cid LIMIT p_k) best
+BEGIN
+    IF p.max_per_source = 0 THEN
+        RETURN ARRAY(
+            SELECT u.n FROM unnest(p_scores, p_chunk_ids) WITH ORDINALITY AS u(s, cid, n)
+            WHERE u.s IS NOT NULL ORDER BY u.s DESC, u.cid LIMIT p_k);
+    END IF;
+    RETURN ARRAY(
+        SELECT n FROM (
+            SELECT u.n, u.s, u.cid,
+                   row_number() OVER (PARTITION BY u.src ORDER BY u.s DESC, u.cid) AS nth
+            FROM unnest(p_scores, p_chunk_ids, p_sources) WITH ORDINALITY AS u(s, cid, src, n)
+            WHERE u.s IS NOT NULL) ranked
+        WHERE nth <= p.max_per_source
+        ORDER BY s DESC, cid LIMIT p_k);
+END
 $$;

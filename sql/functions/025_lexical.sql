@@ -46,6 +46,8 @@ CREATE FUNCTION api.lex_matches(p api.search_plan, OUT ids bigint[], OUT scores 
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
 AS $$
+DECLARE
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
 BEGIN
     ids := '{}';
     scores := '{}';
@@ -72,7 +74,7 @@ BEGIN
               FROM unnest(p.lex_terms, p.lex_weights) AS q(term, w)
               JOIN rag.lex_postings l ON l.term = q.term AND l.collection_id = p.collection_id
               JOIN rag.chunks c ON c.id = l.chunk_pk AND c.collection_id = p.collection_id
-              WHERE api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+              WHERE api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
               GROUP BY l.chunk_pk) m;
     END IF;
 END

@@ -94,6 +94,7 @@ AS $$
 DECLARE
     p api.search_plan;
     v_options jsonb := coalesce(p_options, '{}');
+    v_knobs jsonb := api.search_defaults() || coalesce(p_options, '{}');
     v_recency jsonb := coalesce(v_options -> 'recency', '{}');
     v_spaces record;
     v_lex record;
@@ -129,28 +130,31 @@ BEGIN
     p.now_epoch := date_part('epoch', coalesce((v_options ->> 'as_of')::timestamptz, now()));
     p.min_score := (v_options ->> 'min_score')::float8;
     p.min_similarity := (v_options ->> 'min_similarity')::float8;
-    p.max_per_source := (api.search_knob(v_options, 'max_per_source'))::integer;
+    p.max_per_source := (v_knobs ->> 'max_per_source')::integer;
     p.keyword_only := p.w_lex > 0 AND p.w_cos = 0;
-    p.bm25_k1 := (api.search_knob(v_options, 'bm25') ->> 'k1')::float8;
-    p.bm25_b := (api.search_knob(v_options, 'bm25') ->> 'b')::float8;
+    p.bm25_k1 := (v_knobs -> 'bm25' ->> 'k1')::float8;
+    p.bm25_b := (v_knobs -> 'bm25' ->> 'b')::float8;
+    p.lex_terms := '{}';
+    p.lex_weights := '{}';
+    p.lex_avg_len := 1;
     IF p.w_lex > 0 THEN
         v_lex := api.lex_query(p.collection_id, p_query);
         p.lex_terms := v_lex.terms;
         p.lex_weights := v_lex.weights;
         p.lex_avg_len := v_lex.avg_len;
     END IF;
-    p.ef_search := (api.search_knob(v_options, 'ef_search'))::integer;
-    p.fusion := api.search_knob(v_options, 'fusion') #>> '{}';
-    p.rrf_k := (api.search_knob(v_options, 'rrf_k'))::integer;
-    p.rrf_window := (api.search_knob(v_options, 'rrf_window'))::integer;
+    p.ef_search := (v_knobs ->> 'ef_search')::integer;
+    p.fusion := v_knobs ->> 'fusion';
+    p.rrf_k := (v_knobs ->> 'rrf_k')::integer;
+    p.rrf_window := (v_knobs ->> 'rrf_window')::integer;
     p.strategy := CASE WHEN (v_options ->> 'exact')::boolean THEN 'scan'
-                       ELSE api.search_knob(v_options, 'strategy') #>> '{}' END;
-    p.scan_rows := (api.search_knob(v_options, 'scan_rows'))::integer;
-    p.region_budget := (api.search_knob(v_options, 'region_budget'))::integer;
-    p.region_limit := (api.search_knob(v_options, 'region_limit'))::integer;
-    p.max_depth := (api.search_knob(v_options, 'max_depth'))::integer;
-    p.lex_limit := (api.search_knob(v_options, 'lex_limit'))::integer;
-    p.sample_rows := (api.search_knob(v_options, 'sample_rows'))::integer;
+                       ELSE v_knobs ->> 'strategy' END;
+    p.scan_rows := (v_knobs ->> 'scan_rows')::integer;
+    p.region_budget := (v_knobs ->> 'region_budget')::integer;
+    p.region_limit := (v_knobs ->> 'region_limit')::integer;
+    p.max_depth := (v_knobs ->> 'max_depth')::integer;
+    p.lex_limit := (v_knobs ->> 'lex_limit')::integer;
+    p.sample_rows := (v_knobs ->> 'sample_rows')::integer;
     IF p.fusion NOT IN ('weighted', 'rrf') THEN
         PERFORM api.raise_bad_argument('fusion must be weighted or rrf');
     END IF;
@@ -168,17 +172,14 @@ BEGIN
 END
 $$;
 
--- The semantic part's bound for chunks not read: per searched space, the similarity of
--- the last chunk the index walk returned there, plus twice the index's rounding (the
--- walk orders by the rounded distance; the similarity is exact); 1 where nothing was
--- read. At least 0: an unread chunk may have no vector in the space.
-CREATE FUNCTION api.sem_bound(p api.search_plan, p_far_sims float8[])
+-- The semantic part's bound for chunks not read: per searched space, the most similar an
+-- unread chunk can be there (p_bounds, NULL: nothing was read there, so 1), weighted; at
+-- least 0 per space, as an unread chunk may have no vector in it.
+CREATE FUNCTION api.sem_bound(p api.search_plan, p_bounds float8[])
 RETURNS float8
 LANGUAGE sql IMMUTABLE
 AS $$
-    SELECT coalesce(sum(w * CASE WHEN s IS NULL THEN 1
-                                 ELSE least(1, greatest(0, s + 2 * api.ann_distance_error()))
-                            END), 0)
-    FROM unnest(p.space_weights, p_far_sims) AS u(w, s)
+    SELECT coalesce(sum(w * least(1, greatest(0, coalesce(b, 1)))), 0)
+    FROM unnest(p.space_weights, p_bounds) AS u(w, b)
     WHERE w > 0
 $$;

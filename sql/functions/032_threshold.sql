@@ -3,8 +3,9 @@
 -- [0, 1]), so:
 --   1. each searched space is read nearest-first from its HNSW index (iterative scan,
 --      strict order, the filter applied during the walk) to depth D; a chunk not read
---      in space i has a similarity of at most sim_i, the farthest read there (plus the
---      index's half-precision rounding, twice api.ann_distance_error());
+--      in space i has a similarity of at most sim_i = 1 - the index's distance to the
+--      last chunk read there (plus the index's half-precision rounding,
+--      api.ann_distance_error());
 --   2. seeds are read too: the newest and the highest-signal chunks, and some whose
 --      recency and signal alone score high; so is every chunk holding a query term
 --      (api.lex_matches), so that an unread chunk has lex = 0;
@@ -15,10 +16,12 @@
 --      sigma = theta - w_cos * sum_i w_i * sim_i. That region is a staircase in the
 --      (created_at, signal) plane; the GiST index on that plane returns it as a union of
 --      boxes (api.region_boxes), each chunk checked exactly;
---   5. the region is scored; the k best of everything scored are the top-k.
--- When the region holds more than a budget (8 x D chunks, at least region_budget),
--- scoring it would cost more than reading deeper: the semantic depth grows (x4), which
--- tightens the bound, up to max_depth. At that depth (or with no semantic part) a region
+--   5. the region is scored (with one weighted space, in one statement that keeps only
+--      the chunks reaching theta); the k best of everything scored are the top-k.
+-- When the region holds more than a budget (at least region_budget; 64 x D chunks with
+-- one weighted space, whose region is scored in one statement at ~2 us a chunk, 8 x D
+-- otherwise), scoring it would cost more than reading deeper (~10 us a chunk): the
+-- semantic depth grows (x4), which tightens the bound, up to max_depth. At that depth (or with no semantic part) a region
 -- of up to region_limit chunks is scored; a larger one means the bound did not close and
 -- the caller scans. So does a semantic read that comes back short of D chunks in a
 -- collection larger than hnsw.max_scan_tuples (the walk gave up before finding D chunks
@@ -88,6 +91,8 @@ RETURNS bigint[]
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off
 AS $$
+DECLARE
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
 BEGIN
     IF coalesce(cardinality(p_boxes), 0) = 0 THEN
         RETURN '{}';
@@ -112,7 +117,7 @@ BEGIN
             WHERE c.collection_id = p.collection_id
               AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
         WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
-          AND api.passes(p.filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
+          AND api.passes(v_filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
         LIMIT p_limit);
 END
 $$;
@@ -126,13 +131,14 @@ SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
 AS $$
 DECLARE
     v_seeds bigint[] := '{}';
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
 BEGIN
     IF p.w_rec > 0 THEN
         v_seeds := v_seeds || ARRAY(
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
             ORDER BY c.created_at DESC LIMIT p.k);
     END IF;
     IF p.w_sig > 0 THEN
@@ -140,7 +146,7 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
             ORDER BY c.signal DESC LIMIT p.k);
     END IF;
     IF p.w_rec > 0 AND p.w_sig > 0 THEN
@@ -153,8 +159,8 @@ $$;
 
 -- Score chunks (distinct ids): their sem in every weighted space (p_known_*: the
 -- similarities already read, by space index), lex from the matches, and the rest from
--- rag.chunks. Returns the candidates that exist, with eligible scores (NULL:
--- not eligible).
+-- rag.chunks. Returns the candidates that exist, with eligible scores (NULL: not
+-- eligible).
 CREATE FUNCTION api.score_ids(
     p api.search_plan, p_ids bigint[], p_known_spaces integer[], p_known_ids bigint[],
     p_known_sims float8[], p_lex_ids bigint[], p_lex_scores float8[],
@@ -164,10 +170,8 @@ LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
 AS $$
 DECLARE
-    v_sem float8[] := array_fill(0::float8, ARRAY[cardinality(p_ids)]);
-    v_known float8[];
-    v_missing bigint[];
-    v_fetched float8[];
+    v_sem float8[];
+    v_sims float8[];
 BEGIN
     IF cardinality(p_ids) = 0 THEN
         ids := '{}'; chunk_ids := '{}'; sources := '{}'; scores := '{}';
@@ -175,29 +179,46 @@ BEGIN
     END IF;
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0 OR (p.w_cos = 0 AND p.min_similarity IS NULL);
-        -- similarities read from this space's stream, aligned with p_ids
-        SELECT array_agg(k.sim ORDER BY u.n) INTO v_known
-        FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-        LEFT JOIN (SELECT k.id, k.sim
-                   FROM unnest(p_known_spaces, p_known_ids, p_known_sims) AS k(space, id, sim)
-                   WHERE k.space = i) k ON k.id = u.id;
-        v_missing := ARRAY(SELECT p_ids[n] FROM generate_subscripts(p_ids, 1) AS n
-                           WHERE v_known[n] IS NULL);
-        v_fetched := api.space_sims(p.space_ids[i], p.vectors[i], p.collection_id, v_missing);
-        SELECT array_agg(coalesce(k, f.sim, 0) * p.space_weights[i] + s ORDER BY n) INTO v_sem
-        FROM unnest(v_known, v_sem, p_ids) WITH ORDINALITY AS u(k, s, id, n)
-        LEFT JOIN unnest(v_missing, v_fetched) AS f(id, sim) ON f.id = u.id AND u.k IS NULL;
+        v_sims := api.space_sims(
+            p.space_ids[i], p.vectors[i], p.collection_id, p_ids,
+            ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
+                  WHERE k.space = i),
+            ARRAY(SELECT k.sim FROM unnest(p_known_spaces, p_known_sims) AS k(space, sim)
+                  WHERE k.space = i));
+        v_sem := api.add_scaled(v_sem, p.space_weights[i], v_sims);
     END LOOP;
     SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
            coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
     INTO ids, chunk_ids, sources, scores
-    FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
-                 api.eligible_score(p, api.score(p, u.sem, lx.lex, c.created_at, c.signal),
-                                    u.sem, lx.id IS NOT NULL) AS score
-          FROM unnest(p_ids, v_sem) AS u(id, sem)
-          JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
-          LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id) x;
+    FROM (SELECT s.id, s.chunk_id, s.source,
+                 api.eligible_score(p, s.score, s.sem, s.matched) AS score
+          FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                       api.score(p, u.sem, lx.lex, c.created_at, c.signal) AS score, u.sem,
+                       lx.id IS NOT NULL AS matched
+                FROM unnest(p_ids, v_sem) AS u(id, sem)
+                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+                OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
 END
+$$;
+
+-- acc + w * x, elementwise (NULL elements of x count 0; a NULL acc is all zeros).
+CREATE FUNCTION api.add_scaled(p_acc float8[], p_w float8, p_x float8[])
+RETURNS float8[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT array_agg(coalesce(a, 0) + p_w * coalesce(x, 0) ORDER BY n)
+    FROM unnest(coalesce(p_acc, '{}'::float8[]), p_x) WITH ORDINALITY AS u(a, x, n)
+$$;
+
+-- The only space whose similarity counts (its index), or NULL when several do.
+CREATE FUNCTION api.single_space(p api.search_plan)
+RETURNS integer
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE WHEN count(*) = 1 THEN min(i) END
+    FROM generate_subscripts(p.space_ids, 1) AS i
+    WHERE p.space_weights[i] > 0
 $$;
 
 CREATE FUNCTION api.topk_threshold(
@@ -210,10 +231,8 @@ AS $$
 DECLARE
     v_clock timestamptz := clock_timestamp();
     v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
+    v_single integer := CASE WHEN v_semantic THEN api.single_space(p) END;
     v_spaces integer := cardinality(p.space_ids);
-    v_max_depth integer := p.max_depth;
-    v_region_budget integer := p.region_budget;
-    v_region_limit integer := p.region_limit;
     v_collection_chunks bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
     -- everything scored so far
     v_ids bigint[] := '{}';
@@ -225,46 +244,49 @@ DECLARE
     v_known_spaces integer[];
     v_known_ids bigint[];
     v_known_sims float8[];
-    v_read_ids bigint[];
-    v_read_sims float8[];
-    v_far float8[];
+    v_stream record;
+    v_bounds float8[];
     v_new bigint[];
     v_theta float8;
     v_sigma float8;
     v_boxes box[];
     v_budget integer;
     v_region bigint[];
+    v_reaching record;
     v_best integer[];
 BEGIN
-    depth := greatest(p.ef_search, 2 * p.k);
+    -- Only similarity counts: the k best are among the first few the walk returns (the
+    -- walk's cost is set by ef_search, not by how many it returns). Otherwise read
+    -- ef_search deep, for a tight bound on the similarity of the chunks not read.
+    depth := CASE WHEN p.w_rec + p.w_sig + p.w_lex = 0 THEN least(p.ef_search, greatest(2 * p.k, 20))
+                  ELSE greatest(p.ef_search, 2 * p.k) END;
     rounds := '[]';
     approximate := '{}';
     closed := false;
     v_new := api.seed_ids(p) || p_lex_ids;
     LOOP
         -- 1. the semantic streams at this depth
-        v_far := array_fill(NULL::float8, ARRAY[v_spaces]);
+        v_bounds := array_fill(NULL::float8, ARRAY[v_spaces]);
         v_known_spaces := '{}';
         v_known_ids := '{}';
         v_known_sims := '{}';
         FOR i IN 1 .. v_spaces LOOP
             CONTINUE WHEN NOT v_semantic OR p.space_weights[i] = 0;
-            SELECT coalesce(array_agg(s.id), '{}'), coalesce(array_agg(s.sim), '{}')
-            INTO v_read_ids, v_read_sims
-            FROM api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter, p.filtered) s;
-            IF cardinality(v_read_ids) = depth THEN
-                v_far[i] := v_read_sims[depth];
+            v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
+                                          p.filtered);
+            IF cardinality(v_stream.ids) = depth THEN
+                v_bounds[i] := 1 - v_stream.far + api.ann_distance_error();
             ELSIF v_collection_chunks <= current_setting('hnsw.max_scan_tuples')::bigint THEN
-                v_far[i] := -1;  -- the walk visited every vector: no unread chunk is near
+                v_bounds[i] := 0;  -- the walk visited every vector: no unread chunk is near
             ELSE
                 rounds := rounds || jsonb_build_object('depth', depth, 'short_stream',
                                                        p.space_names[i]);
                 RETURN;  -- the walk gave up before finding depth chunks: scan instead
             END IF;
-            v_known_spaces := v_known_spaces || array_fill(i, ARRAY[cardinality(v_read_ids)]);
-            v_known_ids := v_known_ids || v_read_ids;
-            v_known_sims := v_known_sims || v_read_sims;
-            v_new := v_new || v_read_ids;
+            v_known_spaces := v_known_spaces || array_fill(i, ARRAY[cardinality(v_stream.ids)]);
+            v_known_ids := v_known_ids || v_stream.ids;
+            v_known_sims := v_known_sims || v_stream.sims;
+            v_new := v_new || v_stream.ids;
             IF NOT p.space_names[i] = ANY (approximate)
                AND api.space_index_exists(p.space_ids[i], p.collection_id) THEN
                 approximate := approximate || p.space_names[i];
@@ -284,13 +306,15 @@ BEGIN
         v_theta := greatest(v_theta, p.min_score);
         -- 4. the region that could still reach theta
         v_sigma := coalesce(v_theta, '-Infinity')
-                   - p.w_cos * api.sem_bound(p, CASE WHEN v_semantic THEN v_far END) - 1e-9;
+                   - p.w_cos * api.sem_bound(p, CASE WHEN v_semantic THEN v_bounds END) - 1e-9;
         v_boxes := CASE WHEN p.keyword_only THEN '{}'  -- every matching chunk was read
                         WHEN p.min_similarity IS NOT NULL
-                             AND api.sem_bound(p, v_far) < p.min_similarity THEN '{}'
+                             AND api.sem_bound(p, v_bounds) < p.min_similarity THEN '{}'
                         ELSE api.plan_region_boxes(p, v_sigma) END;
-        v_budget := CASE WHEN NOT v_semantic OR depth >= v_max_depth THEN v_region_limit
-                         ELSE greatest(v_region_budget, 8 * depth) END;
+        v_budget := CASE WHEN NOT v_semantic OR depth >= p.max_depth THEN p.region_limit
+                         WHEN v_single IS NOT NULL  -- a region chunk costs little to score
+                         THEN least(p.region_limit, greatest(p.region_budget, 64 * depth))
+                         ELSE greatest(p.region_budget, 8 * depth) END;
         v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
         rounds := rounds || jsonb_build_object(
             'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
@@ -298,7 +322,17 @@ BEGIN
             'ms', round((extract(epoch FROM clock_timestamp() - v_clock) * 1000)::numeric, 3));
         IF cardinality(v_region) <= v_budget THEN
             -- 5. score the region; the best of everything scored
-            v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
+            IF v_single IS NOT NULL AND v_theta IS NOT NULL AND cardinality(v_region) > 0 THEN
+                -- one statement keeps the few region chunks that reach theta
+                v_reaching := api.space_region(p.space_ids[v_single], p, v_single, v_boxes,
+                                               v_sigma, v_theta, p_lex_ids, p_lex_scores);
+                v_new := ARRAY(SELECT unnest(v_reaching.ids) EXCEPT SELECT unnest(v_ids));
+                v_known_spaces := array_fill(v_single, ARRAY[cardinality(v_reaching.ids)]);
+                v_known_ids := v_reaching.ids;
+                v_known_sims := v_reaching.sims;
+            ELSE
+                v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
+            END IF;
             v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
                                       p_lex_ids, p_lex_scores);
             v_ids := v_ids || v_scored.ids;
@@ -307,15 +341,15 @@ BEGIN
             v_scores := v_scores || v_scored.scores;
             v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
             ids := ARRAY(SELECT v_ids[n] FROM unnest(v_best) AS n);
-            candidates := cardinality(v_ids);
+            candidates := cardinality(v_ids) + cardinality(v_region);
             closed := true;
             RETURN;
         END IF;
-        IF NOT v_semantic OR depth >= v_max_depth THEN
+        IF NOT v_semantic OR depth >= p.max_depth THEN
             candidates := cardinality(v_ids);
             RETURN;  -- the bound did not close: the caller scans
         END IF;
-        depth := least(depth * 4, v_max_depth);
+        depth := least(depth * 4, p.max_depth);
         v_new := '{}';
     END LOOP;
 END

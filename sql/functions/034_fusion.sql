@@ -35,9 +35,8 @@ BEGIN
     END IF;
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0;
-        v_read := v_read || ARRAY(
-            SELECT s.id FROM api.space_nearest(p.space_ids[i], p.vectors[i], v_window, p.filter,
-                                               p.filtered) s);
+        v_read := v_read || (api.space_nearest(p.space_ids[i], p.vectors[i], v_window, p.filter,
+                                               p.filtered)).ids;
         approximate := approximate || p.space_names[i];
     END LOOP;
     v_read := ARRAY(SELECT DISTINCT unnest(v_read));
@@ -58,20 +57,22 @@ RETURNS bigint[]
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
 AS $$
+DECLARE
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
 BEGIN
     IF p_by = 'created_at' THEN
         RETURN ARRAY(
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
             ORDER BY c.created_at DESC, c.chunk_id LIMIT p.rrf_window);
     END IF;
     RETURN ARRAY(
         SELECT c.id FROM rag.chunks c
         WHERE c.collection_id = p.collection_id
           AND (NOT p.filtered
-               OR api.passes(p.filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+               OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
         ORDER BY c.signal DESC, c.chunk_id LIMIT p.rrf_window);
 END
 $$;

@@ -1,5 +1,6 @@
 -- The response rows of a ranking: each chunk with its score and every component, computed
--- by the ranking rule's own functions (020_score.sql), best first.
+-- by the ranking rule's own functions (020_score.sql), best first. As json, not jsonb:
+-- numbers go out as float8 text, without a conversion to numeric each.
 --
 -- A row: chunk_id, doc_id, src, chunk, model, score, cos_dist and l2_dist (in the first
 -- searched space), scale, days_old, created_at, sem, lex, rec, sig, sims (per searched
@@ -7,23 +8,26 @@
 -- the fused score and "ranks" gives the chunk's rank in each component's ranking.
 
 -- Per searched space, the similarity of each id (aligned), as (space index, position,
--- similarity) triples.
+-- similarity) triples; and the Euclidean distance in the first space.
 CREATE FUNCTION api.result_sims(p api.search_plan, p_ids bigint[],
                                 OUT spaces integer[], OUT positions integer[],
-                                OUT sims float8[])
+                                OUT sims float8[], OUT l2 float8[])
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    v_sims float8[];
+    v_measures record;
 BEGIN
     spaces := '{}';
     positions := '{}';
     sims := '{}';
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
-        v_sims := api.space_sims(p.space_ids[i], p.vectors[i], p.collection_id, p_ids);
+        v_measures := api.space_measures(p.space_ids[i], p.vectors[i], p.collection_id, p_ids);
         spaces := spaces || array_fill(i, ARRAY[cardinality(p_ids)]);
         positions := positions || ARRAY(SELECT generate_series(1, cardinality(p_ids)));
-        sims := sims || v_sims;
+        sims := sims || v_measures.sims;
+        IF i = 1 THEN
+            l2 := v_measures.l2;
+        END IF;
     END LOOP;
 END
 $$;
@@ -31,32 +35,28 @@ $$;
 CREATE FUNCTION api.result_rows(
     p api.search_plan, p_ids bigint[], p_lex_ids bigint[], p_lex_scores float8[],
     p_fused float8[] DEFAULT NULL, p_ranks jsonb[] DEFAULT NULL
-) RETURNS jsonb
+) RETURNS json
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
 AS $$
 DECLARE
     v_sims record;
-    v_l2 float8[];
-    v_rows jsonb;
+    v_rows json;
 BEGIN
     IF coalesce(cardinality(p_ids), 0) = 0 THEN
-        RETURN '[]';
+        RETURN '[]'::json;
     END IF;
     v_sims := api.result_sims(p, p_ids);
-    v_l2 := CASE WHEN cardinality(p.space_ids) > 0
-                 THEN api.space_measure('l2', p.space_ids[1], p.vectors[1], p.collection_id, p_ids)
-            END;
-    SELECT coalesce(jsonb_agg(jsonb_build_object(
+    SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
                'model', c.model,
                'score', coalesce(u.fused, api.score(p, coalesce(s.sem, 0), lx.lex, c.created_at, c.signal)),
-               'cos_dist', 1 - s.first_sim, 'l2_dist', v_l2[u.n], 'scale', c.scale,
+               'cos_dist', 1 - s.first_sim, 'l2_dist', v_sims.l2[u.n], 'scale', c.scale,
                'days_old', api.days_old(p.now_epoch, c.created_at), 'created_at', c.created_at,
                'sem', coalesce(s.sem, 0), 'lex', CASE WHEN p.w_lex > 0 THEN coalesce(lx.lex, 0) END,
                'rec', api.rec(p, c.created_at), 'sig', c.signal::float8, 'sims', coalesce(s.sims, '{}'),
                'tags', c.tags, 'metadata', c.metadata, 'ranks', u.ranks)
-             ORDER BY u.n), '[]')
+             ORDER BY u.n), '[]'::json)
     INTO v_rows
     FROM unnest(p_ids, p_fused, p_ranks) WITH ORDINALITY AS u(id, fused, ranks, n)
     JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id

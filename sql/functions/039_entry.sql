@@ -18,6 +18,11 @@
 -- guaranteed to be the full scan's: strategy scan, or a threshold search that trusted no
 -- index order (no semantic part); otherwise "approximate_streams" names the spaces whose
 -- HNSW order the bound relied on.
+--
+-- Every statement inside runs from a generic plan, planned once per connection: the plans
+-- do not depend on the values (partitions are pruned when the statement starts; the
+-- statements that need an index pin it), and re-planning them per search would cost more
+-- than most searches.
 
 CREATE FUNCTION api.elapsed_ms(p_since timestamptz)
 RETURNS numeric
@@ -37,9 +42,10 @@ CREATE FUNCTION api.rag_topk_weighted(
     p_w_lex float8 DEFAULT 0,
     p_query text DEFAULT NULL,
     p_collection text DEFAULT 'default'
-) RETURNS jsonb
+) RETURNS json
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
+SET plan_cache_mode = 'force_generic_plan'
 AS $$
 DECLARE
     v_started timestamptz := clock_timestamp();
@@ -61,7 +67,7 @@ DECLARE
     v_candidates bigint := 0;
     v_approximate text[] := '{}';
     v_fell_back boolean := false;
-    v_rows jsonb;
+    v_rows json;
 BEGIN
     p := api.search_plan(p_vectors, p_spaces, p_space_weights, p_k, p_w_cos, p_w_rec, p_w_sig,
                          p_filters, p_options, p_w_lex, p_query, p_collection);
@@ -113,13 +119,13 @@ BEGIN
     v_rows := api.result_rows(p, v_ids[v_offset + 1 :], v_lex.ids, v_lex.scores,
                               v_fused[v_offset + 1 :], v_ranks[v_offset + 1 :]);
     v_timings := v_timings || jsonb_build_object('rows', api.elapsed_ms(v_clock));
-    RETURN jsonb_build_object(
+    RETURN json_build_object(
         'rows', v_rows,
-        'meta', jsonb_build_object(
+        'meta', json_build_object(
             'strategy', v_strategy,
             'strategy_reason', v_reason,
             'exact', cardinality(v_approximate) = 0,
-            'approximate_streams', to_jsonb(v_approximate),
+            'approximate_streams', to_json(v_approximate),
             'fell_back', v_fell_back,
             'depth', v_depth,
             'rounds', v_rounds,

@@ -9,7 +9,7 @@ CREATE FUNCTION api.space_topk(
     p_filters jsonb DEFAULT '{}',
     p_options jsonb DEFAULT '{}',
     p_collection text DEFAULT 'default'
-) RETURNS jsonb
+) RETURNS json
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
 AS $$
@@ -20,7 +20,7 @@ DECLARE
     v_exact boolean := coalesce((p_options ->> 'exact')::boolean, false);
     v_ids bigint[];
     v_sims float8[];
-    v_rows jsonb;
+    v_rows json;
 BEGIN
     SELECT * INTO v_space FROM rag.spaces WHERE name = p_space;
     IF NOT FOUND THEN
@@ -47,22 +47,21 @@ BEGIN
             api.vector_table(v_space.id), api.filter_sql(v_filter, '$1'), p_k)
         INTO v_ids, v_sims USING v_filter, p_vector;
     ELSE
-        SELECT coalesce(array_agg(n.id), '{}'), coalesce(array_agg(n.sim), '{}')
-        INTO v_ids, v_sims
+        SELECT n.ids, n.sims INTO v_ids, v_sims
         FROM api.space_nearest(v_space.id, p_vector, p_k, v_filter,
                                coalesce(p_filters, '{}') <> '{}') n;
     END IF;
-    SELECT coalesce(jsonb_agg(jsonb_build_object(
+    SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
                'model', c.model, 'similarity', u.sim, 'created_at', c.created_at)
-             ORDER BY u.n), '[]')
+             ORDER BY u.n), '[]'::json)
     INTO v_rows
     FROM unnest(v_ids, v_sims) WITH ORDINALITY AS u(id, sim, n)
     JOIN rag.chunks c ON c.id = u.id AND c.collection_id = v_filter.collection_id
     WHERE p_min_similarity IS NULL OR u.sim >= p_min_similarity;
-    RETURN jsonb_build_object(
+    RETURN json_build_object(
         'rows', v_rows,
-        'meta', jsonb_build_object(
+        'meta', json_build_object(
             'strategy', CASE WHEN v_exact THEN 'scan' ELSE 'hnsw' END,
             'exact', v_exact,
             'search_time_ms', api.elapsed_ms(v_started)));

@@ -82,7 +82,7 @@ DECLARE
     v_id bigint;
     v_lex record;
     v_failed record;
-    v_row jsonb;
+    v_row json;
     v_matched boolean;
     v_eligible float8;
     v_rank bigint;
@@ -114,9 +114,11 @@ BEGIN
         v_rank := api.rank_of(p, v_lex.ids, v_lex.scores, v_eligible, p_chunk_id);
     END IF;
     RETURN jsonb_build_object(
-        'chunk_id', p_chunk_id, 'score', v_row -> 'score', 'eligible_score', v_eligible,
-        'sem', v_row -> 'sem', 'lex', coalesce(v_row -> 'lex', '0'::jsonb),
-        'rec', v_row -> 'rec', 'sig', v_row -> 'sig', 'sims', v_row -> 'sims',
+        'chunk_id', p_chunk_id, 'score', (v_row ->> 'score')::float8,
+        'eligible_score', v_eligible,
+        'sem', (v_row ->> 'sem')::float8, 'lex', coalesce((v_row ->> 'lex')::float8, 0),
+        'rec', (v_row ->> 'rec')::float8, 'sig', (v_row ->> 'sig')::float8,
+        'sims', (v_row -> 'sims')::jsonb,
         'source', (SELECT api.source_key(src, doc_id) FROM rag.chunks
                    WHERE id = v_id AND collection_id = p.collection_id),
         'failed_filters', to_jsonb(v_failed.filters),

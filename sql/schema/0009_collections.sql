@@ -104,7 +104,8 @@ CREATE INDEX chunks_signal_idx ON rag.chunks (signal);
 CREATE INDEX chunks_tags_idx ON rag.chunks USING gin (tags);
 CREATE INDEX chunks_meta_idx ON rag.chunks USING gin (meta jsonb_path_ops);
 CREATE INDEX chunks_static_idx ON rag.chunks
-    USING gist (point(rag.epoch_days(created_at), signal)) INCLUDE (id, created_at, signal);
+    USING gist (point(rag.epoch_days(created_at), signal))
+    INCLUDE (id, created_at, signal, collection_id);
 
 CREATE TABLE rag.chunks_1 PARTITION OF rag.chunks FOR VALUES IN (1);
 
