@@ -74,6 +74,12 @@ class PayloadTooLarge(RagError):
     status = 413
 
 
+class UnsupportedMediaType(RagError):
+    """The request body is not declared as JSON (Content-Type: application/json)."""
+
+    status = 415
+
+
 class Unavailable(RagError):
     """The service cannot take the request now (pool exhausted, database starting)."""
 
@@ -92,6 +98,13 @@ def invalid_space(name: str, valid: list[str]) -> BadRequest:
         space=name,
         valid_spaces=valid,
     )
+
+
+class GatewayTimeout(RagError):
+    """The database did not answer within RAG_STATEMENT_TIMEOUT_MS (retrying the same
+    request will not help)."""
+
+    status = 504
 
 
 class InternalError(RagError):
@@ -114,27 +127,52 @@ def _detail_fields(error: psycopg.Error) -> dict[str, Any]:
     return fields if isinstance(fields, dict) else {}
 
 
+# Driver errors a request can cause with values the edge let through, by class, with what
+# to tell the client (no table, column or constraint names).
+_BAD_VALUES: tuple[tuple[type[psycopg.Error], str], ...] = (
+    (psycopg.errors.NumericValueOutOfRange, "a number is out of the range it is stored in"),
+    (psycopg.errors.DatetimeFieldOverflow, "a timestamp is out of the range it is stored in"),
+    (psycopg.errors.InvalidDatetimeFormat, "a timestamp is not valid"),
+    (psycopg.errors.CheckViolation, "a value breaks a rule of the stored data"),
+    (psycopg.errors.NotNullViolation, "a required value is missing"),
+    (psycopg.errors.ProgramLimitExceeded, "a value is larger than the database can index"),
+    (psycopg.errors.CharacterNotInRepertoire, "a text holds a character that cannot be stored"),
+    (psycopg.errors.UntranslatableCharacter, "a text holds a character that cannot be stored"),
+    (psycopg.errors.InvalidParameterValue, "a value is not valid"),
+    (psycopg.errors.InvalidTextRepresentation, "a value is not valid"),
+)
+
+
+def _from_psycopg(error: psycopg.Error) -> RagError:
+    message = error.diag.message_primary if error.diag else None
+    if error.sqlstate == SQLSTATE_BAD_ARGUMENT:
+        return BadRequest(message or "bad argument", **_detail_fields(error))
+    if error.sqlstate == SQLSTATE_NOT_FOUND:
+        return NotFound(message or "not found", **_detail_fields(error))
+    if isinstance(error, psycopg.errors.QueryCanceled):
+        return GatewayTimeout(
+            "the database took longer than RAG_STATEMENT_TIMEOUT_MS to answer; narrow the "
+            "request (filters, k) or raise the limit"
+        )
+    if isinstance(error, psycopg.errors.UniqueViolation):
+        return Conflict("the request clashes with stored data (a name or id already taken)")
+    for kind, text in _BAD_VALUES:
+        if isinstance(error, kind):
+            return BadRequest(text)
+    if isinstance(error, psycopg.OperationalError):
+        log.error("database unavailable: %s", type(error).__name__)
+        return Unavailable("the database is unavailable; retry shortly", retry_after=2)
+    log.error("database error %s: %s", error.sqlstate, message)
+    return InternalError(f"database error {error.sqlstate or type(error).__name__}")
+
+
 def from_database_error(error: Exception) -> RagError:
     """Translate a driver or pool exception into one of ours, by class and SQLSTATE."""
     if isinstance(error, RagError):
         return error
     if isinstance(error, PoolTimeout | TooManyRequests):
-        return Unavailable("database connection pool exhausted, retry shortly")
+        return Unavailable("every database connection is busy; retry shortly")
     if isinstance(error, psycopg.Error):
-        message = error.diag.message_primary if error.diag else None
-        message = message or type(error).__name__
-        if error.sqlstate == SQLSTATE_BAD_ARGUMENT:
-            return BadRequest(message, **_detail_fields(error))
-        if error.sqlstate == SQLSTATE_NOT_FOUND:
-            return NotFound(message, **_detail_fields(error))
-        if isinstance(error, psycopg.errors.NumericValueOutOfRange | psycopg.errors.CheckViolation):
-            return BadRequest(f"value out of range: {message}")
-        if isinstance(error, psycopg.errors.QueryCanceled):
-            return Unavailable("the query took longer than the statement timeout")
-        if isinstance(error, psycopg.OperationalError):
-            log.error("database unavailable: %s", type(error).__name__)
-            return InternalError(f"database unavailable ({type(error).__name__})")
-        log.error("database error %s: %s", error.sqlstate, message)
-        return InternalError(f"database error {error.sqlstate or ''}: {message}".strip())
+        return _from_psycopg(error)
     log.exception("unexpected error", exc_info=error)
     return InternalError(type(error).__name__)

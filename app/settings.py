@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     pg_shared_buffers: str = "1GB"
     pg_work_mem: str = "64MB"
     pg_maintenance_work_mem: str = "2GB"
+    db_check_interval: float = Field(default=1.0, gt=0, le=60)
+    db_restart_max_delay: float = Field(default=5.0, gt=0, le=300)
 
     # --- embedding spaces and indexes ---------------------------------------------
     default_space: Annotated[str, Field(pattern=NAME_PATTERN)] = "default"

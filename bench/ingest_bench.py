@@ -23,18 +23,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import corpus_file, fresh_database, ingest, print_table, server
 from bench.corpus import CorpusSpec
 
-RUNS = [("json", "always"), ("base64", "always"), ("json", "never")]
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--dims", type=int, default=384)
+    parser.add_argument("--runs", default="json:always,base64:always,json:never",
+                        help="vector format:index mode pairs, comma-separated")  # fmt: skip
     args = parser.parse_args()
     spec = CorpusSpec(args.n, args.dims)
     rows = []
     with server() as admin:
-        for vector_format, rebuild in RUNS:
+        for vector_format, rebuild in (run.split(":") for run in args.runs.split(",")):
             path = corpus_file(spec, vector_format)
             url = fresh_database(admin, f"ingest_bench_{args.dims}", args.dims)
             print(f"loading {path.name} (--rebuild-index {rebuild})", file=sys.stderr)

@@ -178,6 +178,19 @@ def service(db_url: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture(scope="module")
+def demo_service(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
+    """A service on a database of its own with the demo corpus loaded (``serve --demo``)."""
+    url = pg.create_database()
+    service = start_service(
+        {"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY,
+         "RAG_DEMO": "true", "RAG_EMBEDDER": "none"}
+    )  # fmt: skip
+    yield service
+    service.stop()
+    pg.drop_database(url)
+
+
+@pytest.fixture(scope="module")
 def client(service: ServiceProcess) -> Iterator[httpx.Client]:
     """An HTTP client with the write key."""
     headers = {"Authorization": f"Bearer {WRITE_KEY}"}

@@ -10,8 +10,7 @@ from fastapi import Request
 from psycopg import AsyncConnection
 
 from app.auth import Access, Scope, check_access
-from app.db.pool import connection
-from app.errors import PayloadTooLarge
+from app.errors import PayloadTooLarge, UnsupportedMediaType
 from app.settings import Settings
 
 
@@ -21,7 +20,7 @@ def get_settings(request: Request) -> Settings:
 
 
 async def db(request: Request) -> AsyncIterator[AsyncConnection]:
-    async with connection(request.app.state.pool) as conn:
+    async with request.app.state.database.connection() as conn:
         yield conn
 
 
@@ -34,15 +33,33 @@ def authorize(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, Access]]:
     return dependency
 
 
+def _is_json(content_type: str | None) -> bool:
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
 async def body_bytes(request: Request) -> bytes:
+    """The body, read as it arrives and refused (413) as soon as it passes
+    RAG_MAX_BODY_BYTES, chunked or not; it must be declared JSON (415 otherwise)."""
+    if not _is_json(request.headers.get("content-type")):
+        raise UnsupportedMediaType(
+            "the request body must be JSON: send Content-Type: application/json"
+        )
     limit = request.app.state.settings.max_body_bytes
+    too_large = PayloadTooLarge(f"request body is larger than {limit} bytes (RAG_MAX_BODY_BYTES)")
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
-        raise PayloadTooLarge(f"request body is larger than {limit} bytes (RAG_MAX_BODY_BYTES)")
-    body = await request.body()
-    if len(body) > limit:
-        raise PayloadTooLarge(f"request body is larger than {limit} bytes (RAG_MAX_BODY_BYTES)")
-    return body
+        raise too_large
+    parts: list[bytes] = []
+    size = 0
+    async for part in request.stream():
+        size += len(part)
+        if size > limit:
+            raise too_large
+        parts.append(part)
+    return b"".join(parts)
 
 
 async def shared_writer(request: Request) -> Access:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,7 +15,10 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from app import __version__
+from app.api.examples import request_examples
+from app.api.guard import LoopbackOnly
 from app.api.openapi import install_openapi
+from app.api.params import PARAMETER_RULES
 from app.api.responses import ORJSONResponse
 from app.api.routes import (
     collections,
@@ -29,9 +31,8 @@ from app.api.routes import (
     signals,
     spaces,
 )
-from app.api.schemas import request_examples
-from app.db.pool import create_pool
 from app.db.runtime import DatabaseRuntime
+from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.errors import BadRequest, InternalError, RagError, Unavailable
 from app.ingest.models import DocumentIn
@@ -59,19 +60,16 @@ Send `Authorization: Bearer <key>` when keys are configured.
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    runtime = DatabaseRuntime(settings)
-    url = await asyncio.to_thread(runtime.start)
-    pool = create_pool(url, settings)
-    await pool.open(wait=True, timeout=30)
-    app.state.pool = pool
+    database = DatabaseSupervisor(settings, DatabaseRuntime(settings))
+    await database.start()
+    app.state.database = database
     if settings.demo:
-        async with pool.connection() as conn:
+        async with database.connection() as conn:
             await load_demo(conn, settings)
     try:
         yield
     finally:
-        await pool.close()
-        await asyncio.to_thread(runtime.stop)
+        await database.stop()
 
 
 def _error_response(error: RagError) -> ORJSONResponse:
@@ -87,8 +85,11 @@ def register_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
         first = error.errors()[0]
-        path = field_path(tuple(first.get("loc", ())[1:])) or "request"
-        return _error_response(BadRequest(f"{path}: {first.get('msg', 'invalid')}"))
+        loc = tuple(first.get("loc", ()))
+        name = str(loc[-1]) if loc else "request"
+        rule = PARAMETER_RULES.get(name)
+        message = rule or f"{field_path(loc[1:]) or name}: {first.get('msg', 'invalid')}"
+        return _error_response(BadRequest(message))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, error: StarletteHTTPException) -> Response:
@@ -126,6 +127,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     settings = settings or get_settings()
     app.state.settings = settings
+    if settings.open_access:
+        app.add_middleware(LoopbackOnly)
     register_error_handlers(app)
     routers = (search, documents, collections, spaces, signals, profiles, goals, examples, health)
     for module in routers:

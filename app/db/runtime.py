@@ -29,6 +29,12 @@ class DatabaseRuntime:
             prepare_database(url, self.settings)
         return url
 
+    def restart_embedded(self) -> str:
+        """Start the embedded server again if it stopped (after a crash: recovery runs
+        first); its URL."""
+        assert self.embedded is not None
+        return self.embedded.ensure_running()
+
     def stop(self) -> None:
         if self.embedded is not None:
             self.embedded.stop()

@@ -44,6 +44,12 @@ def demo_queries() -> list[dict[str, Any]]:
     return data
 
 
+def demo_chunk_id() -> str:
+    """A chunk_id the demo corpus stores (for examples that name a chunk)."""
+    first = demo_documents()[0]
+    return str(first["chunks"][0].get("chunk_id") or f"{first['doc_id']}-chunk-0")
+
+
 def _as_ingest_body(raw: dict[str, Any], space: str, now: Any) -> dict[str, Any]:
     chunks = []
     for chunk in raw["chunks"]:

@@ -10,7 +10,6 @@ query vector, an unknown space) come back as tool errors carrying the REST body.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -19,12 +18,11 @@ import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from psycopg import AsyncConnection
-from psycopg_pool import AsyncConnectionPool
 from pydantic import Field
 
 from app import __version__
-from app.db.pool import connection, create_pool
 from app.db.runtime import DatabaseRuntime
+from app.db.supervisor import DatabaseSupervisor
 from app.embedders import query_embedder
 from app.errors import BadRequest, InternalError, RagError
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
@@ -46,29 +44,27 @@ INSTRUCTIONS = (
 
 
 class Backend:
-    """The database the tools use: started (or attached to) with the server."""
+    """The database the tools use: started (or attached to) with the server, supervised
+    as the HTTP service's is (app/db/supervisor.py)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._pool: AsyncConnectionPool | None = None
+        self._database: DatabaseSupervisor | None = None
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        runtime = DatabaseRuntime(self.settings)
-        url = await asyncio.to_thread(runtime.start)
-        self._pool = create_pool(url, self.settings)
+        self._database = DatabaseSupervisor(self.settings, DatabaseRuntime(self.settings))
+        await self._database.start()
         try:
-            await self._pool.open(wait=True, timeout=30)
             yield
         finally:
-            await self._pool.close()
-            await asyncio.to_thread(runtime.stop)
+            await self._database.stop()
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[AsyncConnection]:
-        if self._pool is None:
+        if self._database is None:
             raise InternalError("the database is not started")
-        async with connection(self._pool) as conn:
+        async with self._database.connection() as conn:
             yield conn
 
 

@@ -17,3 +17,27 @@ VACUUM (ANALYZE) rag.chunks, rag.lex_postings;
 
 -- name: load_vector_library
 SELECT '[1]'::vector;
+
+-- name: hold_service_lock
+SELECT pg_advisory_lock_shared(%s);
+
+-- name: service_is_running
+-- True when a service holds the service lock (then this session could not take it).
+SELECT NOT pg_try_advisory_lock(%s) AS running;
+
+-- name: release_service_lock
+SELECT pg_advisory_unlock(%s);
+
+-- name: lock_bulk_load
+SELECT pg_try_advisory_lock(%s, %s) AS locked;
+
+-- name: unlock_bulk_load
+SELECT pg_advisory_unlock(%s, %s);
+
+-- name: missing_indexes
+-- HNSW indexes missing, and whether a bulk load holds their collection.
+SELECT m.space_id, m.space, m.collection_id, m.collection,
+       EXISTS (SELECT 1 FROM pg_locks l
+               WHERE l.locktype = 'advisory' AND l.classid = %s::bigint
+                 AND l.objid = m.collection_id AND l.objsubid = 2 AND l.granted) AS loading
+FROM api.missing_space_indexes() m;

@@ -9,9 +9,15 @@ from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, shared_writer
-from app.api.openapi import json_body
+from app.api.openapi import ACCESS, BODY, errors, json_body
+from app.api.params import CollectionPath
 from app.api.responses import ORJSONResponse
-from app.api.schemas import ERROR_RESPONSES
+from app.api.schemas import (
+    CollectionCreated,
+    CollectionResponse,
+    CollectionsResponse,
+    DeletedCollection,
+)
 from app.auth import Access, Scope
 from app.resources import collections
 
@@ -23,7 +29,8 @@ router = APIRouter(prefix="/api/rag/collections", tags=["collections"])
     status_code=201,
     summary="Create a collection",
     openapi_extra=json_body(collections.CollectionIn),
-    responses=ERROR_RESPONSES,
+    response_model=CollectionCreated,
+    responses=errors(*ACCESS, *BODY, 409),
     dependencies=[Depends(shared_writer)],
 )
 async def create_collection(
@@ -33,7 +40,12 @@ async def create_collection(
     return ORJSONResponse({"ok": True, "collection": created}, status_code=201)
 
 
-@router.get("", summary="Collections with their counts (those the key may use)")
+@router.get(
+    "",
+    summary="Collections with their counts (those the key may use)",
+    response_model=CollectionsResponse,
+    responses=errors(*ACCESS),
+)
 async def list_collections(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
@@ -43,10 +55,13 @@ async def list_collections(
 
 
 @router.get(
-    "/{name}", summary="One collection: counts and most used tags", responses=ERROR_RESPONSES
+    "/{name}",
+    summary="One collection: counts and most used tags",
+    response_model=CollectionResponse,
+    responses=errors(*ACCESS, 400, 404),
 )
 async def get_collection(
-    name: str,
+    name: CollectionPath,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
 ) -> Any:
@@ -59,8 +74,11 @@ async def get_collection(
 @router.delete(
     "/{name}",
     summary="Delete a collection with its documents, chunks and vectors (not default)",
-    responses=ERROR_RESPONSES,
+    response_model=DeletedCollection,
+    responses=errors(*ACCESS, 400, 404),
     dependencies=[Depends(shared_writer)],
 )
-async def delete_collection(name: str, conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+async def delete_collection(
+    name: CollectionPath, conn: Annotated[AsyncConnection, Depends(db)]
+) -> Any:
     return await collections.delete_collection(conn, name)

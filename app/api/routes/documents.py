@@ -1,8 +1,4 @@
-"""Documents: upsert (with chunks and vectors), read, delete.
-
-A doc_id may hold any character but control characters, "/" included: the path takes
-the rest of the URL (percent-encode "?", "#" and "%").
-"""
+"""Documents: upsert (with chunks and vectors), read, delete."""
 
 from __future__ import annotations
 
@@ -12,26 +8,24 @@ from fastapi import APIRouter, Depends, Query
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, get_settings
-from app.api.openapi import json_body
-from app.api.schemas import ERROR_RESPONSES
+from app.api.openapi import ACCESS, BODY, errors, json_body
+from app.api.params import CollectionQuery, DocId
+from app.api.schemas import DeletedDocument, DocumentResponse, IngestResponse
 from app.auth import Access, Scope
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import parse_document
 from app.resources.documents import delete_document, get_document, ingest_document
 from app.settings import Settings
-from app.validation import COLLECTION_PATTERN
 
 router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
-CollectionQuery = Annotated[
-    str, Query(pattern=COLLECTION_PATTERN, description="The document's collection.")
-]
 
 
 @router.post(
     "",
     summary="Store a document with its chunks (replaces the chunks it had)",
     openapi_extra=json_body(DocumentIn),
-    responses=ERROR_RESPONSES,
+    response_model=IngestResponse,
+    responses=errors(*ACCESS, *BODY, 404, 409),
 )
 async def upsert_document(
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
@@ -40,15 +34,22 @@ async def upsert_document(
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
     """All or nothing: any bad chunk (empty text, unknown space, wrong dimension,
-    NaN/Infinity) gets a 400 naming it, and nothing is stored."""
+    NaN/Infinity) gets a 400 naming it, and nothing is stored. 404: an unknown
+    collection; 409: a chunk_id another document of the collection holds."""
     document = parse_document(body)
     access.collection(document.collection)
     return await ingest_document(conn, document, settings)
 
 
-@router.get("/{doc_id:path}", summary="A document and its chunks", responses=ERROR_RESPONSES)
+@router.get(
+    "/{doc_id:path}",
+    summary="A document and its chunks",
+    response_model=DocumentResponse,
+    response_model_exclude_unset=True,
+    responses=errors(*ACCESS, 400, 404),
+)
 async def read_document(
-    doc_id: str,
+    doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
     collection: CollectionQuery = "default",
@@ -60,10 +61,11 @@ async def read_document(
 @router.delete(
     "/{doc_id:path}",
     summary="Delete a document, its chunks and their vectors",
-    responses=ERROR_RESPONSES,
+    response_model=DeletedDocument,
+    responses=errors(*ACCESS, 400, 404),
 )
 async def remove_document(
-    doc_id: str,
+    doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     conn: Annotated[AsyncConnection, Depends(db)],
     collection: CollectionQuery = "default",

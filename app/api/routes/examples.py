@@ -9,6 +9,8 @@ from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, db, get_settings
+from app.api.openapi import ACCESS, errors
+from app.api.schemas import ExamplesResponse
 from app.auth import Scope
 from app.demo import demo_queries, demo_space_name
 from app.settings import Settings
@@ -19,6 +21,8 @@ router = APIRouter(prefix="/api/rag", tags=["search"])
 @router.get(
     "/examples",
     summary="Sample questions with query vectors (the demo corpus's model)",
+    response_model=ExamplesResponse,
+    responses=errors(*ACCESS),
     dependencies=[Depends(authorize(Scope.READ))],
 )
 async def examples(

@@ -1,4 +1,8 @@
-"""The searches: weighted top-k, one space, purpose, and the explanation of one chunk."""
+"""The searches: weighted top-k, one space, purpose, and the explanation of one chunk.
+
+These return their JSON directly: the hot path skips validating its own output against
+the response model, which the contract tests do instead.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,15 @@ from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, get_settings
-from app.api.openapi import json_body
-from app.api.schemas import ERROR_RESPONSES, SearchResponse
+from app.api.openapi import ACCESS, BODY, errors, json_body
+from app.api.params import NamePath
+from app.api.responses import ORJSONResponse
+from app.api.schemas import (
+    ExplainResponse,
+    PurposeSearchResponse,
+    SearchResponse,
+    SpaceSearchResponse,
+)
 from app.auth import Access, Scope
 from app.search.explain import ExplainRequest, explain_chunk, parse_explain_request
 from app.search.purpose import PurposeSearchRequest, parse_purpose_search, purpose_search
@@ -23,62 +34,69 @@ Reader = Annotated[Access, Depends(authorize(Scope.READ))]
 Body = Annotated[bytes, Depends(body_bytes)]
 Connection = Annotated[AsyncConnection, Depends(db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+SEARCH_ERRORS = errors(*ACCESS, *BODY, 404)
 
 
 @router.post(
     "/search",
     summary="Top-k chunks by a weighted blend of similarity, keywords, recency and signal",
     openapi_extra=json_body(SearchRequest),
-    responses={200: {"model": SearchResponse}, **ERROR_RESPONSES},
+    response_model=SearchResponse,
+    responses=SEARCH_ERRORS,
 )
 async def search_route(access: Reader, body: Body, conn: Connection, settings: SettingsDep) -> Any:
-    """Score = w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig over every chunk that passes
-    the filters, computed in PostgreSQL; the rows are the best k (ties by chunk_id)."""
+    """Score = w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig over every chunk of the
+    collection that passes the filters, computed in PostgreSQL; the rows are the best k
+    (ties by chunk_id). 404: an unknown collection."""
     request = parse_search_request(body)
     access.collection(request.collection)
-    return await search(conn, request, settings)
+    return ORJSONResponse(await search(conn, request, settings))
 
 
 @router.post(
     "/search/space/{space}",
     summary="Nearest chunks of one embedding space by cosine similarity (plain ANN)",
     openapi_extra=json_body(SpaceSearchRequest),
-    responses=ERROR_RESPONSES,
+    response_model=SpaceSearchResponse,
+    responses=SEARCH_ERRORS,
 )
 async def space_search_route(
-    space: str, access: Reader, body: Body, conn: Connection, settings: SettingsDep
+    space: NamePath, access: Reader, body: Body, conn: Connection, settings: SettingsDep
 ) -> Any:
     """Wrong dimension: 400 {"error": "query_dimension_mismatch", "expected", "actual"};
     unknown space: 400 {"error": "invalid_space", "valid_spaces"}."""
     request = parse_space_search(body)
     access.collection(request.collection)
-    return await space_search(conn, space, request, settings)
+    return ORJSONResponse(await space_search(conn, space, request, settings))
 
 
 @router.post(
     "/search/purpose",
     summary="Chunks ranked by alignment (cosine) to a goal or a purpose vector",
     openapi_extra=json_body(PurposeSearchRequest),
-    responses=ERROR_RESPONSES,
+    response_model=PurposeSearchResponse,
+    responses=SEARCH_ERRORS,
 )
 async def purpose_search_route(
     access: Reader, body: Body, conn: Connection, settings: SettingsDep
 ) -> Any:
+    """Give goal (a stored goal's name) or purpose_vector. 404: an unknown goal."""
     request = parse_purpose_search(body)
     access.collection(request.collection)
-    return await purpose_search(conn, request, settings)
+    return ORJSONResponse(await purpose_search(conn, request, settings))
 
 
 @router.post(
     "/explain",
     summary="Where one chunk ranks for a search, its components, and what kept it out",
     openapi_extra=json_body(ExplainRequest),
-    responses=ERROR_RESPONSES,
+    response_model=ExplainResponse,
+    responses=SEARCH_ERRORS,
 )
 async def explain_route(access: Reader, body: Body, conn: Connection, settings: SettingsDep) -> Any:
     """The stage is included, filter (with failed_filters and, for a metadata filter,
     failed_conditions), no_keyword_match, min_similarity, min_score, max_per_source, or
-    outscored (with short_by). Counting the rank costs a scan."""
+    outscored (with short_by). Counting the rank costs a scan. 404: an unknown chunk."""
     request = parse_explain_request(body)
     access.collection(request.collection)
-    return await explain_chunk(conn, request, settings)
+    return ORJSONResponse(await explain_chunk(conn, request, settings))

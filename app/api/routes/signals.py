@@ -8,8 +8,8 @@ from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db
-from app.api.openapi import json_body
-from app.api.schemas import ERROR_RESPONSES
+from app.api.openapi import ACCESS, BODY, errors, json_body
+from app.api.schemas import SignalsResponse
 from app.auth import Access, Scope
 from app.resources.signals import SignalsIn, apply_signals, parse_signals
 
@@ -20,7 +20,8 @@ router = APIRouter(prefix="/api/rag", tags=["signals"])
     "/signals",
     summary="Update volume, confidence or signal of chunks (clicks, ratings)",
     openapi_extra=json_body(SignalsIn),
-    responses=ERROR_RESPONSES,
+    response_model=SignalsResponse,
+    responses=errors(*ACCESS, *BODY, 404),
 )
 async def update_signals(
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],

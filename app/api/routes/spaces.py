@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, get_settings, shared_writer
-from app.api.openapi import json_body
+from app.api.openapi import ACCESS, BODY, errors, json_body
+from app.api.params import CollectionQuery, NamePath
 from app.api.responses import ORJSONResponse
-from app.api.schemas import ERROR_RESPONSES
+from app.api.schemas import Dropped, SpaceCreated, SpacesResponse, StatsResponse
 from app.auth import Access, Scope
 from app.resources import spaces
 from app.settings import Settings
-from app.validation import COLLECTION_PATTERN
 
 router = APIRouter(prefix="/api/rag", tags=["spaces"])
 
@@ -24,7 +24,8 @@ router = APIRouter(prefix="/api/rag", tags=["spaces"])
     status_code=201,
     summary="Register an embedding space (its vector tables and HNSW indexes)",
     openapi_extra=json_body(spaces.SpaceIn),
-    responses=ERROR_RESPONSES,
+    response_model=SpaceCreated,
+    responses=errors(*ACCESS, *BODY, 409),
     dependencies=[Depends(shared_writer)],
 )
 async def register_space(
@@ -36,7 +37,13 @@ async def register_space(
     return ORJSONResponse({"ok": True, "space": space}, status_code=201)
 
 
-@router.get("/spaces", summary="Registered spaces", dependencies=[Depends(authorize(Scope.READ))])
+@router.get(
+    "/spaces",
+    summary="Registered spaces",
+    response_model=SpacesResponse,
+    responses=errors(*ACCESS),
+    dependencies=[Depends(authorize(Scope.READ))],
+)
 async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     return {"ok": True, "spaces": await spaces.list_spaces(conn)}
 
@@ -44,11 +51,12 @@ async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
 @router.delete(
     "/spaces/{name}",
     summary="Drop a space and all its vectors (not the default space)",
-    responses=ERROR_RESPONSES,
+    response_model=Dropped,
+    responses=errors(*ACCESS, 400, 404),
     dependencies=[Depends(shared_writer)],
 )
 async def drop_space(
-    name: str,
+    name: NamePath,
     conn: Annotated[AsyncConnection, Depends(db)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
@@ -56,10 +64,15 @@ async def drop_space(
     return {"ok": True, "dropped": name}
 
 
-@router.get("/stats", summary="Documents, chunks, and vectors per space in a collection")
+@router.get(
+    "/stats",
+    summary="Documents, chunks, and vectors per space in a collection",
+    response_model=StatsResponse,
+    responses=errors(*ACCESS, 400, 404),
+)
 async def stats(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
-    collection: Annotated[str, Query(pattern=COLLECTION_PATTERN)] = "default",
+    collection: CollectionQuery = "default",
 ) -> Any:
     return await spaces.stats(conn, access.collection(collection))

@@ -1,0 +1,40 @@
+"""Path and query parameters, validated where FastAPI reads them (a bad one is a 400 that
+names it, like a bad body field)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path, Query
+
+from app.validation import COLLECTION_PATTERN, ID_MAX_LENGTH, NAME_PATTERN
+
+# No control characters, no surrounding whitespace (what the ingest accepts as an id).
+ID_PATTERN = r"^[^\x00-\x1f\x7f\s](?:[^\x00-\x1f\x7f]*[^\x00-\x1f\x7f\s])?$"
+
+DocId = Annotated[
+    str,
+    Path(min_length=1, max_length=ID_MAX_LENGTH, pattern=ID_PATTERN,
+         description="The document's doc_id (any characters but control characters, '/' "
+         "included; percent-encode '?', '#' and '%')."),
+]  # fmt: skip
+NamePath = Annotated[
+    str, Path(pattern=NAME_PATTERN, description="Lower-case letters, digits and _ (max 63).")
+]
+CollectionPath = Annotated[
+    str, Path(pattern=COLLECTION_PATTERN, description="A collection's name.")
+]
+CollectionQuery = Annotated[
+    str, Query(pattern=COLLECTION_PATTERN, description="The collection (default: default).")
+]
+
+# What a bad parameter's 400 says, by parameter name.
+PARAMETER_RULES = {
+    "doc_id": f"doc_id must be 1..{ID_MAX_LENGTH} characters without control characters or "
+    "surrounding whitespace",
+    "name": "name must match ^[a-z][a-z0-9_]{0,62}$ (lower-case letters, digits, _)",
+    "space": "space must match ^[a-z][a-z0-9_]{0,62}$ (lower-case letters, digits, _)",
+    "collection": "collection must match ^[a-z0-9][a-z0-9_-]{0,62}$",
+    "version": "version must be an integer >= 1",
+    "include_embeddings": "include_embeddings must be true or false",
+}

@@ -1,0 +1,58 @@
+"""What /readyz reports: the database reachable, its schema and SQL functions those of
+this version, and anything degraded (an HNSW index missing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from psycopg.rows import dict_row
+
+from app.db.locks import BULK
+from app.db.migrate import head_revision
+from app.db.sqlfiles import functions_digest, queries
+from app.db.supervisor import DatabaseSupervisor, State
+from app.errors import RagError, from_database_error
+
+
+@dataclass
+class Readiness:
+    ok: bool
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+def _index_notes(missing: list[dict[str, Any]]) -> list[str]:
+    notes = []
+    for row in missing:
+        where = f"{row['space']}/{row['collection']}"
+        if row["loading"]:
+            notes.append(f"HNSW index {where}: a bulk load is building it")
+        else:
+            notes.append(f"HNSW index {where} missing: rebuilding (searches there scan)")
+    return notes
+
+
+async def readiness(database: DatabaseSupervisor) -> Readiness:
+    if database.state is State.DOWN:
+        return Readiness(False, {"ok": False, "error": "the database is unavailable: "
+                                 + database.last_error})  # fmt: skip
+    try:
+        async with database.connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(queries("meta").readiness)
+            row = await cursor.fetchone() or {}
+            await cursor.execute(queries("meta").missing_indexes, (BULK,))
+            missing = await cursor.fetchall()
+    except Exception as error:  # any failure means "not ready", reported as such
+        failure = error if isinstance(error, RagError) else from_database_error(error)
+        return Readiness(False, {"ok": False, "error": failure.message})
+    problems = []
+    if row.get("revision") != head_revision():
+        problems.append(f"schema at revision {row.get('revision')}, expected {head_revision()}")
+    if row.get("functions_digest") != functions_digest():
+        problems.append("SQL functions differ from this version; run `ragsearch migrate`")
+    if problems:
+        return Readiness(False, {"ok": False, "error": "; ".join(problems)})
+    body: dict[str, Any] = {"ok": True, "revision": row.get("revision")}
+    if missing:
+        body["degraded"] = _index_notes(missing)
+    return Readiness(True, body)

@@ -1,0 +1,214 @@
+"""The database as the service sees it: a pool that heals itself.
+
+The supervisor asks the database ``SELECT 1`` every ``RAG_DB_CHECK_INTERVAL`` seconds (at
+once after a request saw the connection fail). When it does not answer, the
+database is down: every request gets 503 with Retry-After and a message saying so (no
+waiting for a pool timeout), the embedded server is started again (PostgreSQL's crash
+recovery replays its log; attempts back off up to ``RAG_DB_RESTART_MAX_DELAY``), and
+with ``DATABASE_URL`` the watcher keeps trying. Once the database answers, a fresh pool
+replaces the one whose connections died with it, and requests are served again.
+
+While up, it holds the service lock (app/db/locks.py) on a connection of its own, and
+rebuilds any HNSW index an interrupted bulk load left missing (REPAIR_EVERY checks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from enum import Enum
+
+import psycopg
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
+
+from app.db.locks import BULK, SERVICE
+from app.db.pool import configure_connection, create_pool
+from app.db.runtime import DatabaseRuntime
+from app.db.sqlfiles import queries
+from app.errors import Unavailable, from_database_error
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+REPAIR_EVERY = 10  # checks between looks for missing HNSW indexes
+
+
+class State(Enum):
+    UP = "up"
+    DOWN = "down"
+
+
+class DatabaseSupervisor:
+    """Owns the runtime (embedded server or DATABASE_URL) and the pool."""
+
+    def __init__(self, settings: Settings, runtime: DatabaseRuntime) -> None:
+        self.settings = settings
+        self.runtime = runtime
+        self.url = ""
+        self.pool: AsyncConnectionPool | None = None
+        self.state = State.UP
+        self.down_since: float | None = None
+        self.last_error = ""
+        self.outages = 0
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()  # old pools being closed
+        self._presence: AsyncConnection | None = None  # holds the service lock
+        self._repair: asyncio.Task[None] | None = None
+        self.repairs: list[str] = []  # indexes rebuilt, "space/collection"
+
+    async def start(self) -> None:
+        self.url = await asyncio.to_thread(self.runtime.start)
+        self.pool = create_pool(self.url, self.settings)
+        await self.pool.open(wait=True, timeout=30)
+        await self._announce()
+        self._task = asyncio.create_task(self._watch(), name="database-supervisor")
+
+    async def stop(self) -> None:
+        for task in (self._task, self._repair):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if self._presence is not None:
+            await self._presence.close()
+        if self.pool is not None:
+            await self.pool.close()
+        await asyncio.to_thread(self.runtime.stop)
+
+    def retry_after(self) -> int:
+        return max(1, round(self.settings.db_check_interval * 2))
+
+    def check_up(self) -> None:
+        """503 at once while the database is down."""
+        if self.state is State.DOWN:
+            waited = time.monotonic() - (self.down_since or time.monotonic())
+            raise Unavailable(
+                f"the database is unavailable ({self.last_error}) for {waited:.0f} s; "
+                + ("restarting it" if self.runtime.embedded else "reconnecting"),
+                retry_after=self.retry_after(),
+            )
+
+    def notice_failure(self) -> None:
+        """A request saw its connection fail: check the database now."""
+        self._wake.set()
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConnection]:
+        """A pooled connection; driver and pool failures come out as ``RagError``s (a lost
+        connection as 503, and the watcher is told)."""
+        self.check_up()
+        assert self.pool is not None
+        try:
+            async with self.pool.connection() as conn:
+                yield conn
+        except (PoolTimeout, TooManyRequests) as error:
+            self.notice_failure()
+            raise from_database_error(error) from error
+        except psycopg.OperationalError as error:
+            self.notice_failure()
+            raise Unavailable(
+                "the database connection was lost; retry shortly", retry_after=self.retry_after()
+            ) from error
+        except psycopg.Error as error:
+            raise from_database_error(error) from error
+
+    async def _alive(self) -> bool:
+        try:
+            async with await AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=2
+            ) as conn:
+                await conn.execute("SELECT 1")
+            return True
+        except (psycopg.Error, OSError) as error:
+            self.last_error = type(error).__name__
+            return False
+
+    async def _announce(self) -> None:
+        """Hold the service lock on a connection of its own (again, after an outage)."""
+        if self._presence is not None:
+            await self._presence.close()
+        self._presence = await AsyncConnection.connect(self.url, autocommit=True)
+        await self._presence.execute(queries("meta").hold_service_lock, (SERVICE,))
+
+    async def _watch(self) -> None:
+        checks = 0
+        while True:
+            if checks % REPAIR_EVERY == 0 and (self._repair is None or self._repair.done()):
+                self._repair = asyncio.create_task(self._repair_indexes(), name="index-repair")
+            checks += 1
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.db_check_interval)
+            self._wake.clear()
+            if not await self._alive():
+                await self._recover()
+                checks = 0
+
+    async def _repair_indexes(self) -> None:
+        """Rebuild the HNSW indexes that are missing and that no bulk load is building."""
+        try:
+            async with await AsyncConnection.connect(self.url, autocommit=True) as conn:
+                await configure_connection(conn)
+                cursor = await conn.execute(queries("meta").missing_indexes, (BULK,))
+                for space_id, space, collection_id, collection, loading in await cursor.fetchall():
+                    if loading:
+                        continue
+                    await self._rebuild(conn, space_id, collection_id, f"{space}/{collection}")
+        except psycopg.Error as error:
+            log.warning("could not repair HNSW indexes: %s", type(error).__name__)
+
+    async def _rebuild(
+        self, conn: AsyncConnection, space_id: int, collection_id: int, name: str
+    ) -> None:
+        q = queries("meta")
+        cursor = await conn.execute(q.lock_bulk_load, (BULK, collection_id))
+        if not (await cursor.fetchone() or (False,))[0]:
+            return  # a bulk load (or another worker) has it
+        try:
+            log.warning("HNSW index %s is missing (an interrupted bulk load): rebuilding", name)
+            await conn.execute(queries("spaces").create_space_index, (space_id, collection_id))
+            self.repairs.append(name)
+            log.warning("HNSW index %s rebuilt", name)
+        finally:
+            await conn.execute(q.unlock_bulk_load, (BULK, collection_id))
+
+    async def _recover(self) -> None:
+        self.state = State.DOWN
+        self.down_since = time.monotonic()
+        self.outages += 1
+        log.error("database unavailable (%s): recovering", self.last_error)
+        delay = self.settings.db_check_interval
+        while True:
+            if self.runtime.embedded is not None:
+                try:
+                    self.url = await asyncio.to_thread(self.runtime.restart_embedded)
+                except Exception as error:  # the old server may still be shutting down
+                    log.warning("embedded PostgreSQL did not start yet: %s", error)
+            if await self._alive() and await self._replace_pool():
+                await self._announce()
+                break
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.settings.db_restart_max_delay)
+        log.warning(
+            "database available again after %.1f s", time.monotonic() - (self.down_since or 0)
+        )
+        self.state = State.UP
+        self.down_since = None
+
+    async def _replace_pool(self) -> bool:
+        """A fresh pool (the old one's connections died with the server)."""
+        fresh = create_pool(self.url, self.settings)
+        try:
+            await fresh.open(wait=True, timeout=10)
+        except PoolTimeout:
+            await fresh.close()
+            return False
+        old, self.pool = self.pool, fresh
+        if old is not None:
+            closing = asyncio.create_task(old.close(timeout=1))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+        return True
