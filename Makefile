@@ -16,12 +16,12 @@ $(BIN)/ragsearch: pyproject.toml
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 
-app/static/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+app/static/web-page/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 	cd web && npm run build
 
-install: $(BIN)/ragsearch app/static/dist/index.html
+install: $(BIN)/ragsearch app/static/web-page/index.html
 
-web: app/static/dist/index.html
+web: app/static/web-page/index.html
 
 demo: install
 	$(BIN)/ragsearch serve --demo
@@ -38,4 +38,4 @@ bench-latency: install
 	$(BIN)/python bench/latency.py
 
 clean:
-	rm -rf $(VENV) web/node_modules app/static/dist
+	rm -rf $(VENV) web/node_modules app/static/web-page

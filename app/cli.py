@@ -103,15 +103,21 @@ def migrate(args: argparse.Namespace) -> int:
 
 
 def ingest(args: argparse.Namespace) -> int:
+    from app.errors import RagError
     from app.ingest.bulk import ingest_file
 
     settings = _settings(args)
     _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
-    return asyncio.run(
-        ingest_file(
-            Path(args.file), settings, batch_chunks=args.batch_chunks, rebuild=args.rebuild_index
-        )
-    )
+    try:
+        return asyncio.run(
+            ingest_file(
+                Path(args.file), settings, batch_chunks=args.batch_chunks,
+                rebuild=args.rebuild_index, resume=args.resume,
+            )
+        )  # fmt: skip
+    except RagError as error:
+        print(f"ingest: {error.message}", file=sys.stderr)
+        return 2
 
 
 def mcp(args: argparse.Namespace) -> int:
@@ -151,6 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="drop each space's HNSW index and build it after the load: auto (when the file "
         "brings more vectors than the space holds), always, never (insert into the graph)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an interrupted load of the same file after the last batch it stored",
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=ingest)

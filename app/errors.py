@@ -16,9 +16,10 @@ from psycopg_pool import PoolTimeout, TooManyRequests
 
 log = logging.getLogger("ragsearch")
 
-# SQLSTATEs raised by the api.* functions (see sql/functions/020_scoring.sql).
+# SQLSTATEs raised by the api.* functions (sql/functions/001_errors.sql).
 SQLSTATE_BAD_ARGUMENT = "RG400"
 SQLSTATE_NOT_FOUND = "RG404"
+SQLSTATE_CONFLICT = "RG409"
 
 
 class RagError(Exception):
@@ -149,6 +150,8 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         return BadRequest(message or "bad argument", **_detail_fields(error))
     if error.sqlstate == SQLSTATE_NOT_FOUND:
         return NotFound(message or "not found", **_detail_fields(error))
+    if error.sqlstate == SQLSTATE_CONFLICT:
+        return Conflict(message or "conflict", **_detail_fields(error))
     if isinstance(error, psycopg.errors.QueryCanceled):
         return GatewayTimeout(
             "the database took longer than RAG_STATEMENT_TIMEOUT_MS to answer; narrow the "

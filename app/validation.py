@@ -26,6 +26,7 @@ import numpy as np
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     Discriminator,
     Field,
     Tag,
@@ -74,8 +75,9 @@ def _utc_timestamp(value: datetime) -> datetime:
 
 
 def check_json_value(value: Any, depth: int = 0) -> Any:
-    """A JSON value PostgreSQL's jsonb stores and gives back unchanged."""
-    if depth > METADATA_MAX_DEPTH:
+    """A JSON value PostgreSQL's jsonb stores and gives back unchanged; depth counts the
+    objects and arrays around it (the metadata object itself is the first level)."""
+    if isinstance(value, list | dict) and depth >= METADATA_MAX_DEPTH:
         raise ValueError(f"is nested deeper than {METADATA_MAX_DEPTH} levels")
     if isinstance(value, str):
         return _storable(value)
@@ -96,7 +98,18 @@ def check_json_value(value: Any, depth: int = 0) -> Any:
     raise ValueError(f"holds a value of type {type(value).__name__}")
 
 
-Text = Annotated[str, AfterValidator(_storable)]
+def _whole_number(value: Any) -> Any:
+    """A JSON number with no fraction is an integer (5.0 is 5; "5" and true are not)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# What JSON Schema allows in a string that PostgreSQL can store: no NUL.
+STORABLE_PATTERN = r"^[^\u0000]*$"
+
+Text = Annotated[str, AfterValidator(_storable), Field(pattern=STORABLE_PATTERN)]
+Count = Annotated[int, BeforeValidator(_whole_number), Field(strict=True)]
 Identifier = Annotated[
     str, Field(min_length=1, max_length=ID_MAX_LENGTH), AfterValidator(_identifier)
 ]
@@ -143,6 +156,9 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
         return f"request body is not valid JSON: {error.get('msg', '')}"
     if error["type"] == "model_type" and not loc:
         return "request body must be a JSON object"
+    if error["type"] in ("too_long", "string_too_long") and isinstance(error.get("input"), str):
+        limit = error.get("ctx", {}).get("max_length")
+        return f"{path} must be at most {limit:,} characters long (got {len(error['input']):,})"
     message = str(error["msg"])
     if message.startswith("Value error, "):  # our own validators name the rule exactly
         rule = message[len("Value error, ") :]

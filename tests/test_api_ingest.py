@@ -246,7 +246,7 @@ def test_spaces_register_list_conflict_and_drop(client, run_id):
     assert per_space[name] == 1 and stats["chunks"] >= 2 and stats["documents"] >= 1
     assert client.delete(f"/api/rag/spaces/{name}").json() == {"ok": True, "dropped": name}
     assert client.delete(f"/api/rag/spaces/{name}").status_code == 404
-    assert client.delete("/api/rag/spaces/default").status_code == 400
+    assert client.delete("/api/rag/spaces/default").status_code == 409
     assert stored(client, f"{run_id}-sp")["chunks"][0]["spaces"] == ["default"]
 
 

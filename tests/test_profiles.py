@@ -79,7 +79,7 @@ def test_profile_round_trip_with_versions(client, run_id):
 def test_builtins_cannot_be_deleted_and_bad_profiles_are_refused(client):
     for name in ("balanced", "default"):
         r = client.delete(f"/api/rag/profiles/{name}")
-        assert r.status_code == 400 and "cannot be deleted" in r.json()["error"]
+        assert r.status_code == 409 and "cannot be deleted" in r.json()["error"]
     r = client.put("/api/rag/profiles/bad", json={"w_rec": 1.5})
     assert r.status_code == 400 and r.json()["error"] == "w_rec must be a finite number in [0,1]"
     r = client.put("/api/rag/profiles/bad", json={"space_weights": {"x": -1}})

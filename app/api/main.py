@@ -7,11 +7,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
 from app import __version__
@@ -50,6 +52,18 @@ from app.validation import field_path
 
 log = logging.getLogger("ragsearch")
 
+# A magnifier over three bars: ranked results.
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+    b'<rect width="32" height="32" rx="6" fill="#1f4e79"/>'
+    b'<rect x="5" y="7" width="14" height="3" rx="1.5" fill="#fff"/>'
+    b'<rect x="5" y="13" width="10" height="3" rx="1.5" fill="#fff" opacity=".8"/>'
+    b'<rect x="5" y="19" width="6" height="3" rx="1.5" fill="#fff" opacity=".6"/>'
+    b'<circle cx="21" cy="19" r="5" fill="none" stroke="#ffd166" stroke-width="2.5"/>'
+    b'<path d="M24.5 22.5l3.5 3.5" stroke="#ffd166" stroke-width="2.5" stroke-linecap="round"/>'
+    b"</svg>"
+)
+
 DESCRIPTION = """
 Weighted retrieval for RAG: the top-k chunks by
 `score = w_cos·sem + w_rec·rec + w_sig·sig`, computed inside PostgreSQL + pgvector.
@@ -77,6 +91,15 @@ def _error_response(error: RagError) -> ORJSONResponse:
     return ORJSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
+def _methods_of(app: FastAPI, scope: dict[str, Any]) -> set[str]:
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**scope, "method": "GET"})
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return methods
+
+
 def register_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RagError)
     async def rag_error(_: Request, error: RagError) -> Response:
@@ -92,9 +115,12 @@ def register_error_handlers(app: FastAPI) -> None:
         return _error_response(BadRequest(message))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, error: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # every method the path has, not only one route's
+            headers["Allow"] = ", ".join(sorted(_methods_of(request.app, request.scope)))
         return ORJSONResponse(
-            {"error": str(error.detail)}, status_code=error.status_code, headers=error.headers
+            {"error": str(error.detail)}, status_code=error.status_code, headers=headers
         )
 
     @app.exception_handler(Exception)
@@ -103,18 +129,27 @@ def register_error_handlers(app: FastAPI) -> None:
         return _error_response(InternalError(type(error).__name__))
 
 
-def _mount_web_page(app: FastAPI) -> None:
-    static = Path(str(files("app.static"))) / "dist"
-    if (static / "index.html").exists():
-        app.mount("/", StaticFiles(directory=static, html=True), name="web")
-        return
+def _web_page(app: FastAPI) -> None:
+    """The search page: index.html at /, its files under /assets (routes of their own,
+    so that unknown methods on /api paths get 405 with Allow, not the file server's)."""
+    static = Path(str(files("app.static"))) / "web-page"
+    index = static / "index.html"
+    if (static / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=static / "assets"), name="assets")
 
     @app.get("/", include_in_schema=False)
-    async def no_page() -> HTMLResponse:
+    async def page() -> Response:
+        if index.exists():
+            return FileResponse(index)
         return HTMLResponse(
             "<h1>ragsearch</h1><p>The search page is not built (run <code>make web</code>). "
             'The API is documented at <a href="/docs">/docs</a>.</p>'
         )
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -149,5 +184,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ],
         request_examples(settings),
     )
-    _mount_web_page(app)
+    _web_page(app)
     return app

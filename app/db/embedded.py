@@ -78,6 +78,7 @@ class EmbeddedPostgres:
         """Stop the server unless another process still holds a handle on it."""
         if self._server is not None:
             log.info("stopping embedded PostgreSQL")
+            _forget_dead_handles(self._server.pgdata)
             self._server.cleanup()
             self._server = None
 

@@ -146,9 +146,15 @@ def _blend_body(
     return body
 
 
+def _in_collection(body: dict[str, Any], collection: Any) -> dict[str, Any]:
+    """The body with the collection to search ("default" when none is given)."""
+    return {**body, "collection": collection} if collection not in (None, "") else body
+
+
 async def search_documents(
-    backend: Backend, query: Any, top_k: Any, diversity_factor: Any, weights: Any
-) -> dict[str, Any]:
+    backend: Backend, query: Any, top_k: Any, diversity_factor: Any, weights: Any,
+    collection: Any = None,
+) -> dict[str, Any]:  # fmt: skip
     settings = backend.settings
     if not isinstance(query, str) or not query.strip():
         raise BadRequest("query (string) required: the text to search for")
@@ -165,7 +171,8 @@ async def search_documents(
     stages = _stage_weights(chosen, settings, notes)
     body["k"] = max(k, settings.reranker_candidates) if stages[1] > 0 else k
     async with backend.connection() as conn:
-        response = await search(conn, parse_search_request(body), settings)
+        response = await search(conn, parse_search_request(_in_collection(body, collection)),
+                                settings)  # fmt: skip
     if stages[1] > 0:
         response["rows"] = (await _reranked(settings, body["query"], response["rows"], stages))[:k]
     response["k"] = k
@@ -184,7 +191,7 @@ async def search_documents(
 
 
 async def rag_search(
-    backend: Backend, embedding: Any, k: Any, w_rec: Any, w_sig: Any
+    backend: Backend, embedding: Any, k: Any, w_rec: Any, w_sig: Any, collection: Any = None
 ) -> dict[str, Any]:
     notes: list[str] = []
     count, note = clamped_count("k", k, backend.settings.default_k, *K_RANGE)
@@ -192,7 +199,7 @@ async def rag_search(
     given = {name: value for name, value in (("w_rec", w_rec), ("w_sig", w_sig))
              if value is not None}  # fmt: skip
     chosen, replaced = _read_weights(given)
-    body: dict[str, Any] = {"embedding": embedding, "k": count, **chosen}
+    body = _in_collection({"embedding": embedding, "k": count, **chosen}, collection)
     async with backend.connection() as conn:
         response = await search(conn, parse_search_request(body), backend.settings)
     if notes or replaced:
@@ -202,12 +209,13 @@ async def rag_search(
 
 
 async def single_space(
-    backend: Backend, space: Any, query_embedding: Any, top_k: Any, min_similarity: Any
-) -> dict[str, Any]:
+    backend: Backend, space: Any, query_embedding: Any, top_k: Any, min_similarity: Any,
+    collection: Any = None,
+) -> dict[str, Any]:  # fmt: skip
     if not isinstance(space, str) or not space:
         raise BadRequest("space (string) required: a registered space name")
     count, note = clamped_count("top_k", top_k, 10, *K_RANGE)
-    body: dict[str, Any] = {"query_embedding": query_embedding, "top_k": count}
+    body = _in_collection({"query_embedding": query_embedding, "top_k": count}, collection)
     if min_similarity is not None:
         body["min_similarity"] = min_similarity
     async with backend.connection() as conn:
@@ -246,6 +254,10 @@ DiversityArg = _number(
     "already chosen (maximal marginal relevance)."
 )
 MinSimilarityArg = _number("Drop results whose cosine similarity is lower (0..1).")
+CollectionArg = Annotated[
+    str | None,
+    Field(description="The collection to search (default: default)."),
+]
 StageWeightsArg = Annotated[
     Any,
     Field(
@@ -286,8 +298,9 @@ def build_server(settings: Settings) -> MCPServer:
         k: KArg = None,
         w_rec: RecencyArg = None,
         w_sig: SignalArg = None,
+        collection: CollectionArg = None,
     ) -> dict[str, Any]:
-        return await guarded(rag_search(backend, embedding, k, w_rec, w_sig))
+        return await guarded(rag_search(backend, embedding, k, w_rec, w_sig, collection))
 
     @server.tool(
         name="search_documents",
@@ -301,8 +314,11 @@ def build_server(settings: Settings) -> MCPServer:
         top_k: KArg = None,
         diversity_factor: DiversityArg = None,
         weights: StageWeightsArg = None,
+        collection: CollectionArg = None,
     ) -> dict[str, Any]:
-        return await guarded(search_documents(backend, query, top_k, diversity_factor, weights))
+        return await guarded(
+            search_documents(backend, query, top_k, diversity_factor, weights, collection)
+        )
 
     @server.tool(
         name="get_weight_profiles",
@@ -324,7 +340,10 @@ def build_server(settings: Settings) -> MCPServer:
         query_embedding: VectorArg,
         top_k: TopKArg = None,
         min_similarity: MinSimilarityArg = None,
+        collection: CollectionArg = None,
     ) -> dict[str, Any]:
-        return await guarded(single_space(backend, space, query_embedding, top_k, min_similarity))
+        return await guarded(
+            single_space(backend, space, query_embedding, top_k, min_similarity, collection)
+        )
 
     return server

@@ -20,7 +20,15 @@ from app.validation import Name, Text, VectorInput, as_vector, named_vectors, pa
 class GoalIn(BaseModel):
     """Body of ``PUT /api/rag/goals/{name}``: the goal's vectors, by space."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["embedding"]},
+                {"required": ["embeddings"], "properties": {"embeddings": {"minProperties": 1}}},
+            ]
+        },
+    )  # fmt: skip
 
     embedding: VectorInput | None = Field(default=None, description="In the default space.")
     embeddings: dict[Name, VectorInput] = Field(default_factory=dict)

@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import BadRequest, NotFound
+from app.errors import BadRequest, Conflict, NotFound
 from app.recency import Recency
 from app.validation import Name, Text, UnitFloat, parse_model
 from app.weights import AUTO, BLEND_WEIGHT_RULES, CUSTOM, WeightLayer
@@ -165,7 +165,7 @@ async def put_profile(conn: AsyncConnection, name: str, body: ProfileIn) -> Prof
 async def delete_profile(conn: AsyncConnection, name: str) -> None:
     profile = await get_profile(conn, name)
     if profile.builtin or name == DEFAULT_PROFILE:
-        raise BadRequest(f"the built-in profile {name!r} cannot be deleted", profile=name)
+        raise Conflict(f"the built-in profile {name!r} cannot be deleted", profile=name)
     await conn.execute(queries("profiles").delete_profile, (name,))
 
 

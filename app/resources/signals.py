@@ -23,7 +23,14 @@ MAX_UPDATES = 10_000
 
 
 class SignalUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [{"required": [name]} for name in ("volume", "confidence", "add_volume",
+                                                       "signal")],
+            "not": {"required": ["volume", "add_volume"]},
+        },
+    )  # fmt: skip
 
     chunk_id: Identifier
     volume: FiniteFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)

@@ -9,9 +9,9 @@ from psycopg.errors import UniqueViolation
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import BadRequest, Conflict, NotFound
+from app.errors import Conflict, NotFound
 from app.settings import Settings
-from app.validation import Name, Text, parse_model
+from app.validation import Count, Name, Text, parse_model
 
 
 class SpaceIn(BaseModel):
@@ -27,7 +27,7 @@ class SpaceIn(BaseModel):
     name: Name = Field(
         description="Lower-case letters, digits and _, starting with a letter (max 63)."
     )
-    dims: int = Field(strict=True, ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
+    dims: Count = Field(ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
     model: Text = Field(default="", max_length=200)
     description: Text = Field(default="", max_length=2000)
 
@@ -74,7 +74,7 @@ async def list_spaces(conn: AsyncConnection) -> list[dict[str, Any]]:
 
 async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> None:
     if name == settings.default_space:
-        raise BadRequest(f"the default space {name!r} cannot be dropped (RAG_DEFAULT_SPACE)")
+        raise Conflict(f"the default space {name!r} cannot be dropped (RAG_DEFAULT_SPACE)")
     cursor = await conn.execute(queries("spaces").drop_space, (name,))
     row = await cursor.fetchone()
     if not row or not row[0]:

@@ -18,20 +18,23 @@ from app.search.filters import FILTER_RULES, FilterFields
 from app.search.request import SearchRequest
 from app.search.space import SpaceSearchRequest, space_search
 from app.settings import Settings
-from app.validation import Name, UnitFloat, VectorInput, parse_model
+from app.validation import Count, Name, UnitFloat, VectorInput, parse_model
 
 
 class PurposeSearchRequest(FilterFields):
     """Body of ``POST /api/rag/search/purpose``: a goal's name or a purpose vector."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [{"required": ["goal"]}, {"required": ["purpose_vector"]}]},
+    )
 
     goal: Name | None = Field(default=None, description="A stored goal.")
     purpose_vector: VectorInput | None = Field(default=None, description="Or a vector.")
     space: Name | None = Field(
         default=None, description="The space to rank in; default: the goal's (or default)."
     )
-    top_k: int = Field(default=10, strict=True, ge=1, le=50)
+    top_k: Count = Field(default=10, ge=1, le=50)
     min_alignment: UnitFloat | None = None
 
 

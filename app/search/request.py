@@ -10,6 +10,7 @@ from app.errors import BadRequest
 from app.recency import Recency
 from app.search.filters import FILTER_RULES, FilterFields
 from app.validation import (
+    Count,
     FiniteFloat,
     Name,
     Text,
@@ -27,9 +28,16 @@ QUERY_MAX_LENGTH = 4000
 
 
 class SearchRequest(FilterFields):
-    """Body of ``POST /api/rag/search``."""
+    """Body of ``POST /api/rag/search``: a vector (embedding or embeddings), or query text,
+    or both."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [{"required": ["embedding"]}, {"required": ["embeddings"]},
+                      {"required": ["query"]}]
+        },
+    )  # fmt: skip
 
     embedding: VectorInput | None = Field(
         default=None, description="Query vector in the default space (RAG_DEFAULT_SPACE)."
@@ -42,12 +50,12 @@ class SearchRequest(FilterFields):
         description="Query text, scored by keywords (BM25, w_lex); embedded in the default "
         "space when no vector is given and the server has an embedder.",
     )
-    k: int | None = Field(
-        default=None, strict=True, ge=1, le=MAX_K,
+    k: Count | None = Field(
+        default=None, ge=1, le=MAX_K,
         description="Rows, 1..50 (default 5; with profile auto, the class's suggestion).",
     )  # fmt: skip
-    offset: int = Field(
-        default=0, strict=True, ge=0, le=MAX_DEPTH - MAX_K,
+    offset: Count = Field(
+        default=0, ge=0, le=MAX_DEPTH - MAX_K,
         description="Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).",
     )  # fmt: skip
     w_cos: UnitFloat | None = Field(
@@ -72,8 +80,8 @@ class SearchRequest(FilterFields):
         description="weighted: the weighted sum of the components (default); rrf: weighted "
         "reciprocal rank fusion of each component's ranking (sum of w / (rrf_k + rank)).",
     )
-    rrf_k: int | None = Field(
-        default=None, strict=True, ge=1, le=100_000,
+    rrf_k: Count | None = Field(
+        default=None, ge=1, le=100_000,
         description="fusion rrf: the rank offset (default 60).",
     )  # fmt: skip
     min_score: FiniteFloat | None = Field(default=None, description="Drop rows scoring less.")
@@ -106,8 +114,8 @@ class SearchRequest(FilterFields):
     min_similarity: UnitFloat | None = Field(
         default=None, description="Drop chunks whose semantic part (sem) is lower (0..1)."
     )
-    max_per_source: int | None = Field(
-        default=None, strict=True, ge=0, le=1000,
+    max_per_source: Count | None = Field(
+        default=None, ge=0, le=1000,
         description="At most this many rows per src (doc_id when src is empty); 0 = no "
         "limit; default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.",
     )  # fmt: skip

@@ -16,7 +16,7 @@ from pydantic import ConfigDict, Field
 from app.search.filters import FILTER_RULES, FilterFields
 from app.search.store import space_topk
 from app.settings import Settings
-from app.validation import UnitFloat, VectorInput, as_vector, parse_model
+from app.validation import Count, UnitFloat, VectorInput, as_vector, parse_model
 
 
 class SpaceSearchRequest(FilterFields):
@@ -25,7 +25,7 @@ class SpaceSearchRequest(FilterFields):
     model_config = ConfigDict(extra="forbid")
 
     query_embedding: VectorInput = Field(description="Query vector of the space's model.")
-    top_k: int = Field(default=10, strict=True, ge=1, le=50, description="Rows, 1..50.")
+    top_k: Count = Field(default=10, ge=1, le=50, description="Rows, 1..50.")
     min_similarity: UnitFloat | None = Field(
         default=None, description="Drop results whose cosine similarity is lower (0..1)."
     )

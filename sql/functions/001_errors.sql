@@ -1,6 +1,6 @@
 -- The errors api.* functions raise. They use two SQLSTATEs of their own, which the
--- service maps to HTTP statuses: RG400 (bad argument, 400) and RG404 (unknown object,
--- 404). DETAIL, when present, is a JSON object of extra fields for the error body.
+-- service maps to HTTP statuses: RG400 (bad argument, 400), RG404 (unknown object, 404)
+-- and RG409 (the stored state forbids it, 409). DETAIL, when present, is a JSON object of extra fields for the error body.
 
 CREATE FUNCTION api.raise_bad_argument(p_message text, p_detail jsonb DEFAULT NULL)
 RETURNS void
@@ -18,6 +18,16 @@ LANGUAGE plpgsql
 AS $$
 BEGIN
     RAISE EXCEPTION USING ERRCODE = 'RG404', MESSAGE = p_message,
+        DETAIL = coalesce(p_detail::text, '');
+END
+$$;
+
+CREATE FUNCTION api.raise_conflict(p_message text, p_detail jsonb DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'RG409', MESSAGE = p_message,
         DETAIL = coalesce(p_detail::text, '');
 END
 $$;

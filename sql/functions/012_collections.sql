@@ -67,7 +67,7 @@ BEGIN
                                     jsonb_build_object('collection', p_name));
     END IF;
     IF v_collection.id = 1 THEN
-        PERFORM api.raise_bad_argument('the default collection cannot be deleted',
+        PERFORM api.raise_conflict('the default collection cannot be deleted',
                                        jsonb_build_object('collection', p_name));
     END IF;
     FOR v_space IN SELECT id FROM rag.spaces ORDER BY id LOOP

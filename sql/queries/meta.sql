@@ -31,6 +31,9 @@ SELECT pg_advisory_unlock(%s);
 -- name: lock_bulk_load
 SELECT pg_try_advisory_lock(%s, %s) AS locked;
 
+-- name: wait_bulk_load
+SELECT pg_advisory_lock(%s, %s);
+
 -- name: unlock_bulk_load
 SELECT pg_advisory_unlock(%s, %s);
 
@@ -41,3 +44,25 @@ SELECT m.space_id, m.space, m.collection_id, m.collection,
                WHERE l.locktype = 'advisory' AND l.classid = %s::bigint
                  AND l.objid = m.collection_id AND l.objsubid = 2 AND l.granted) AS loading
 FROM api.missing_space_indexes() m;
+
+-- name: bulk_load_progress
+SELECT head_sha256, bytes_done, lines_done, documents, chunks, finished_at
+FROM rag.bulk_loads WHERE file = %s;
+
+-- name: start_bulk_load
+INSERT INTO rag.bulk_loads AS b (file, head_sha256) VALUES (%(file)s, %(head)s)
+ON CONFLICT (file) DO UPDATE
+SET head_sha256 = excluded.head_sha256, bytes_done = 0, lines_done = 0, documents = 0,
+    chunks = 0, started_at = now(), updated_at = now(), finished_at = NULL;
+
+-- name: advance_bulk_load
+UPDATE rag.bulk_loads
+SET bytes_done = %(bytes)s, lines_done = %(lines)s, documents = documents + %(documents)s,
+    chunks = chunks + %(chunks)s, updated_at = now()
+WHERE file = %(file)s;
+
+-- name: finish_bulk_load
+UPDATE rag.bulk_loads SET finished_at = now(), updated_at = now() WHERE file = %s;
+
+-- name: partition_has_vectors
+SELECT EXISTS (SELECT 1 FROM rag.chunks WHERE collection_id = %s LIMIT 1);

@@ -75,7 +75,7 @@ async def get_collection(
     "/{name}",
     summary="Delete a collection with its documents, chunks and vectors (not default)",
     response_model=DeletedCollection,
-    responses=errors(*ACCESS, 400, 404),
+    responses=errors(*ACCESS, 400, 404, 409),
     dependencies=[Depends(shared_writer)],
 )
 async def delete_collection(

@@ -78,7 +78,7 @@ async def put_profile(
     "/{name}",
     summary="Delete a profile and its versions (not a built-in)",
     response_model=Deleted,
-    responses=errors(*ACCESS, 400, 404),
+    responses=errors(*ACCESS, 400, 404, 409),
     dependencies=[Depends(shared_writer)],
 )
 async def delete_profile(name: NamePath, conn: Connection) -> Any:

@@ -52,7 +52,7 @@ async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
     "/spaces/{name}",
     summary="Drop a space and all its vectors (not the default space)",
     response_model=Dropped,
-    responses=errors(*ACCESS, 400, 404),
+    responses=errors(*ACCESS, 400, 404, 409),
     dependencies=[Depends(shared_writer)],
 )
 async def drop_space(

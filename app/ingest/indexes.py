@@ -1,0 +1,143 @@
+"""HNSW indexes around a bulk load.
+
+Inserting into an HNSW graph row by row is the slow part of a load, so when a file
+brings more vectors than a space holds in its collection (``--rebuild-index auto``), that
+index is dropped before the load and built once after it, with a progress bar. It is
+never dropped under a running service when the collection already holds chunks: searches
+there would scan until the end of the load (a service announces itself with the service
+lock, app/db/locks.py). A load killed between the drop and the build leaves the index
+missing; the service rebuilds it (app/db/supervisor.py), and so does ``ragsearch
+migrate``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import orjson
+from psycopg import AsyncConnection
+from tqdm import tqdm
+
+from app.db.locks import SERVICE
+from app.db.sqlfiles import queries
+
+RebuildMode = Literal["auto", "always", "never"]
+
+
+@dataclass(frozen=True)
+class FileShape:
+    """What a file will bring, judged from its size and its first document."""
+
+    collection: str
+    vectors: dict[str, int]  # per space
+
+
+def file_shape(path: Path, default_space: str) -> FileShape | None:
+    with path.open("rb") as handle:
+        first = handle.readline()
+    try:
+        doc = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+    chunks = doc.get("chunks") if isinstance(doc, dict) else None
+    if not chunks or not isinstance(chunks, list):
+        return None
+    per_space: dict[str, int] = {}
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            continue
+        named = set(chunk.get("embeddings") or {})
+        if chunk.get("embedding") is not None:
+            named.add(default_space)
+        for space in named:
+            per_space[space] = per_space.get(space, 0) + 1
+    scale = path.stat().st_size / len(first)
+    return FileShape(
+        collection=str(doc.get("collection") or "default"),
+        vectors={space: int(count * scale) for space, count in per_space.items()},
+    )
+
+
+@dataclass(frozen=True)
+class IndexTarget:
+    """The HNSW index of one space in one collection."""
+
+    space_id: int
+    space: str
+    collection_id: int
+    collection: str
+
+    def __str__(self) -> str:
+        return f"{self.space}/{self.collection}"
+
+
+@dataclass
+class IndexPlan:
+    rebuild: list[IndexTarget]
+    kept: list[IndexTarget]  # left in place because a service searches the collection
+
+
+async def _service_running(conn: AsyncConnection) -> bool:
+    cursor = await conn.execute(queries("meta").service_is_running, (SERVICE,))
+    running = bool((await cursor.fetchone() or (False,))[0])
+    if not running:
+        await conn.execute(queries("meta").release_service_lock, (SERVICE,))
+    return running
+
+
+async def plan_indexes(
+    conn: AsyncConnection, shape: FileShape | None, mode: RebuildMode
+) -> IndexPlan:
+    """The indexes to drop before the load and build after it (see the module text)."""
+    if mode == "never" or shape is None:
+        return IndexPlan([], [])
+    cursor = await conn.execute(queries("spaces").space_vector_count, (shape.collection,))
+    existing = [(IndexTarget(*row[:4]), max(int(row[4]), 0)) for row in await cursor.fetchall()]
+    wanted = [
+        target for target, count in existing
+        if mode == "always" or shape.vectors.get(target.space, 0) > count
+    ]  # fmt: skip
+    if not wanted or not await _service_running(conn):
+        return IndexPlan(wanted, [])
+    cursor = await conn.execute(queries("meta").partition_has_vectors, (wanted[0].collection_id,))
+    if (await cursor.fetchone() or (False,))[0]:
+        return IndexPlan([], wanted)
+    return IndexPlan(wanted, [])
+
+
+async def drop_indexes(conn: AsyncConnection, targets: list[IndexTarget]) -> None:
+    for target in targets:
+        await conn.execute(
+            queries("spaces").drop_space_index, (target.space_id, target.collection_id)
+        )
+
+
+async def _watch_build(url: str, pid: int, bar: tqdm) -> None:
+    async with await AsyncConnection.connect(url, autocommit=True) as watcher:
+        while True:
+            cursor = await watcher.execute(queries("spaces").index_build_progress, (pid,))
+            row = await cursor.fetchone()
+            if row:
+                phase, done, total = row
+                bar.total = total or bar.total
+                bar.n = done or 0
+                bar.set_postfix_str(phase, refresh=True)
+            await asyncio.sleep(0.5)
+
+
+async def build_indexes(conn: AsyncConnection, url: str, targets: list[IndexTarget]) -> None:
+    """Build each HNSW index, with a progress bar per index."""
+    for target in targets:
+        with tqdm(desc=f"index {target}", unit="vec", file=sys.stderr) as bar:
+            watcher = asyncio.create_task(_watch_build(url, conn.info.backend_pid, bar))
+            try:
+                await conn.execute(
+                    queries("spaces").create_space_index,
+                    (target.space_id, target.collection_id),
+                )
+            finally:
+                watcher.cancel()

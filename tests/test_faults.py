@@ -1,0 +1,222 @@
+"""Faults, injected for real: the embedded PostgreSQL's postmaster killed (SIGKILL) under
+writers and searchers, the service stopped (SIGTERM) under writers, a bulk load killed
+mid-way. The service recovers by itself, answers only 200 or 503 with Retry-After in
+between, and every acknowledged write is there afterwards."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import orjson
+import psutil
+import pytest
+
+from conftest import ServiceProcess, start_service
+
+DIMS = 16
+RECOVERY_LIMIT_S = 10.0
+# SIGTERM: in-flight requests finish, then the server re-raises the signal it handled
+CLEAN_EXIT = (0, -signal.SIGTERM)
+
+
+def _vector(seed: int) -> list[float]:
+    return [((seed * 7 + i * 13) % 17 + 1) / 17.0 for i in range(DIMS)]
+
+
+def _doc(doc_id: str, seed: int) -> dict:
+    chunks = [{"chunk_id": f"{doc_id}-{i}", "chunk": f"fault test chunk {i} of {doc_id}",
+               "embedding": _vector(seed + i)} for i in range(3)]  # fmt: skip
+    return {"doc_id": doc_id, "src": f"https://faults/{doc_id}", "chunks": chunks}
+
+
+@dataclass
+class Traffic:
+    """Writers and searchers against a service, with a ledger of acknowledged writes and
+    every status seen."""
+
+    base: str
+    acknowledged: list[str] = field(default_factory=list)
+    statuses: list[tuple[float, int, str | None]] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    def _write(self, writer: int) -> None:
+        with httpx.Client(base_url=self.base, timeout=30) as http:
+            n = 0
+            while not self.stop.is_set():
+                doc_id = f"w{writer}-{n}"
+                n += 1
+                try:
+                    r = http.post("/api/rag/documents", json=_doc(doc_id, n))
+                except httpx.HTTPError:
+                    continue  # the service is stopping: not acknowledged
+                self.statuses.append(
+                    (time.monotonic(), r.status_code, r.headers.get("retry-after"))
+                )
+                if r.status_code == 200:
+                    self.acknowledged.append(doc_id)
+
+    def _search(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=30) as http:
+            n = 0
+            while not self.stop.is_set():
+                n += 1
+                try:
+                    r = http.post("/api/rag/search", json={"embedding": _vector(n), "k": 5})
+                except httpx.HTTPError:
+                    continue
+                self.statuses.append(
+                    (time.monotonic(), r.status_code, r.headers.get("retry-after"))
+                )
+                time.sleep(0.02)
+
+    def start(self, writers: int = 2, searchers: int = 2) -> None:
+        self.threads = [threading.Thread(target=self._write, args=(w,)) for w in range(writers)]
+        self.threads += [threading.Thread(target=self._search) for _ in range(searchers)]
+        for thread in self.threads:
+            thread.start()
+
+    def finish(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(60)
+
+
+def _embedded_service(data_dir: Path, **env: str) -> ServiceProcess:
+    return start_service(
+        {"RAG_DATA_DIR": str(data_dir), "RAG_DEFAULT_DIMS": str(DIMS), "RAG_EMBEDDER": "none",
+         "RAG_DB_CHECK_INTERVAL": "0.5", "RAG_PG_SHARED_BUFFERS": "128MB", **env},
+        timeout=180,
+    )  # fmt: skip
+
+
+def _postmaster_pid(data_dir: Path) -> int:
+    return int((data_dir / "postmaster.pid").read_text().split()[0])
+
+
+def _missing(base: str, doc_ids: list[str]) -> list[str]:
+    with httpx.Client(base_url=base, timeout=30) as http:
+        return [d for d in doc_ids if http.get(f"/api/rag/documents/{d}").status_code != 200]
+
+
+def test_a_killed_database_recovers_alone_and_loses_no_acknowledged_write(tmp_path):
+    data = tmp_path / "pgdata"
+    service = _embedded_service(data)
+    traffic = Traffic(service.base_url)
+    try:
+        traffic.start()
+        time.sleep(3)
+        killed_at = time.monotonic()
+        os.kill(_postmaster_pid(data), signal.SIGKILL)
+        deadline = killed_at + 60
+        while time.monotonic() < deadline:
+            after = [s for t, s, _ in traffic.statuses if t > killed_at]
+            if 503 in after and after[-3:] == [200, 200, 200]:
+                break
+            time.sleep(0.1)
+        recovered = next(t for t, s, _ in reversed(traffic.statuses) if s != 200)
+        time.sleep(2)
+    finally:
+        traffic.finish()
+    recovery = recovered - killed_at
+    print(f"killed the postmaster: answered again after {recovery:.1f} s; "
+          f"{len(traffic.acknowledged)} writes acknowledged")  # fmt: skip
+    failures = [(s, retry) for _, s, retry in traffic.statuses if s != 200]
+    assert failures, "the kill should have been noticed"
+    assert all(s == 503 and retry for s, retry in failures), failures[:10]
+    assert recovery <= RECOVERY_LIMIT_S
+    assert _missing(service.base_url, traffic.acknowledged) == []
+    assert httpx.get(service.base_url + "/readyz").status_code == 200
+    service.stop()
+
+
+def test_sigterm_drains_and_every_acknowledged_write_survives_a_restart(tmp_path):
+    data = tmp_path / "pgdata"
+    service = _embedded_service(data)
+    traffic = Traffic(service.base_url)
+    traffic.start(writers=3, searchers=1)
+    time.sleep(3)
+    assert service.stop() in CLEAN_EXIT
+    traffic.finish()
+    assert not _postmaster_running(data)  # the embedded server stopped with the service
+    again = _embedded_service(data)
+    try:
+        assert traffic.acknowledged
+        assert all(s in (200, 503) for _, s, _ in traffic.statuses)
+        assert _missing(again.base_url, traffic.acknowledged) == []
+    finally:
+        again.stop()
+
+
+def _postmaster_running(data: Path) -> bool:
+    pid_file = data / "postmaster.pid"
+    return pid_file.exists() and psutil.pid_exists(int(pid_file.read_text().split()[0]))
+
+
+def _write_file(path: Path, documents: int) -> int:
+    chunks = 0
+    with path.open("wb") as out:
+        for d in range(documents):
+            body = _doc(f"bulk-{d}", d)
+            body["collection"] = "bulk"
+            out.write(orjson.dumps(body) + b"\n")
+            chunks += len(body["chunks"])
+    return chunks
+
+
+def _ingest(data: Path, path: Path, *extra: str) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+    env.update({"RAG_DATA_DIR": str(data), "RAG_DEFAULT_DIMS": str(DIMS),
+                "RAG_PG_SHARED_BUFFERS": "128MB"})  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "ingest", str(path), "--batch-chunks", "300",
+         "--rebuild-index", "always", *extra],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+@pytest.mark.timeout(900)
+def test_a_killed_bulk_load_leaves_no_orphan_a_repaired_index_and_resumes(tmp_path):
+    data = tmp_path / "pgdata"
+    service = _embedded_service(data)
+    http = httpx.Client(base_url=service.base_url, timeout=60)
+    assert http.post("/api/rag/collections", json={"name": "bulk"}).status_code == 201
+    path = tmp_path / "bulk.jsonl"
+    total = _write_file(path, 6000)
+    loader = _ingest(data, path)
+    deadline = time.monotonic() + 120
+    while http.get("/api/rag/stats?collection=bulk").json()["chunks"] < 900:
+        assert time.monotonic() < deadline and loader.poll() is None, "the load ended too soon"
+        time.sleep(0.05)
+    children = psutil.Process(loader.pid).children(recursive=True)
+    loader.kill()
+    loader.wait()
+    _gone, alive = psutil.wait_procs(children, timeout=10)
+    assert not alive, "the parsing process outlived the loader"
+    ready = {}
+    for _ in range(120):  # the service rebuilds the index the load dropped
+        ready = http.get("/readyz").json()
+        if not ready.get("degraded"):
+            break
+        time.sleep(0.5)
+    assert ready == {"ok": True, "revision": ready["revision"]}
+    search = http.post("/api/rag/search", json={"embedding": _vector(1), "collection": "bulk"})
+    assert search.status_code == 200 and search.json()["rows"]
+    stored = http.get("/api/rag/stats?collection=bulk").json()["chunks"]
+    resumed = _ingest(data, path, "--resume")
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err.decode()[-2000:]
+    assert "resumed at byte" in out.decode()
+    assert http.get("/api/rag/stats?collection=bulk").json()["chunks"] == total
+    assert stored < total
+    http.close()
+    assert service.stop() in CLEAN_EXIT
+    assert not _postmaster_running(data), "a dead loader's handle kept PostgreSQL running"
