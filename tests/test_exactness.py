@@ -232,7 +232,7 @@ def test_auto_strategy_scans_when_the_filters_leave_few_chunks(corpus, conn):
     few = call_topk(conn, query, {"prose": 1.0}, weights, 10, filters=one_doc,
                     options={"scan_rows": 500})  # fmt: skip
     many = call_topk(conn, query, {"prose": 1.0}, weights, 10, filters=one_doc,
-                     options={"scan_rows": 5})  # fmt: skip
+                     options={"scan_rows": 5, "walk_cost": 0})  # fmt: skip
     unfiltered = call_topk(conn, query, {"prose": 1.0}, weights, 10, options={"scan_rows": 500})
     assert few["meta"]["strategy"] == "scan"
     assert many["meta"]["strategy"] == "threshold"
@@ -240,3 +240,24 @@ def test_auto_strategy_scans_when_the_filters_leave_few_chunks(corpus, conn):
     expected = brute_force(corpus, query, {"prose": 1.0}, weights, filters=one_doc)
     assert_exact_topk(few["rows"], expected, 10)
     assert_exact_topk(many["rows"], expected, 10)
+
+
+def test_auto_strategy_scans_a_filter_whose_index_walk_would_cost_more(corpus, conn):
+    # 100 of 3,000 chunks pass; at ef_search 10 a walk reads about 10 x 3,000 / 100 = 300
+    # vectors: scanned when 100^2 <= walk_cost x 10 x 3,000
+    query = {"prose": np.ones(SPACES["prose"], dtype=np.float32)}
+    two_docs = {"doc_ids": ["ex-doc-5", "ex-doc-6"]}
+    weights = (0.5, 0.3, 0.2)
+    chosen = {}
+    for walk_cost in (1.0, 0.1):
+        options = {"scan_rows": 5, "ef_search": 10, "walk_cost": walk_cost}
+        result = call_topk(conn, query, {"prose": 1.0}, weights, 10, filters=two_docs,
+                           options=options)  # fmt: skip
+        chosen[walk_cost] = result
+    expected = brute_force(corpus, query, {"prose": 1.0}, weights, filters=two_docs)
+    assert_exact_topk(chosen[1.0]["rows"], expected, 10)
+    chosen = {cost: result["meta"] for cost, result in chosen.items()}
+    assert chosen[1.0]["strategy"] == "scan"
+    assert "costs less than walking the index" in chosen[1.0]["strategy_reason"]
+    assert chosen[1.0]["filtered_rows"] == 100
+    assert chosen[0.1]["strategy"] == "threshold"

@@ -41,6 +41,7 @@ CREATE TYPE api.search_plan AS (
     max_depth      integer,
     lex_limit      integer,
     sample_rows    integer,
+    walk_cost      float8,
     rec_function   text,        -- one of api.recency_functions()
     fusion         text,        -- weighted | rrf
     strategy       text,        -- auto | scan | threshold

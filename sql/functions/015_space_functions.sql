@@ -65,11 +65,15 @@ BEGIN
                 FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
                              row_number() OVER () AS rank
                       FROM (SELECT v.chunk_pk, v.embedding FROM rag.%3$I v
-                            JOIN rag.chunks c ON c.id = v.chunk_pk
-                                             AND c.collection_id = v.collection_id
                             WHERE v.collection_id = (p_filter).collection_id
-                              AND api.passes(p_filter, c.doc_id, c.src, c.tags, c.created_at,
-                                             c.meta)
+                              -- a subquery per vector the walk returns: one primary-key
+                              -- lookup each, where a join's generic plan may materialize
+                              -- every chunk that passes and compare each pair
+                              AND (SELECT api.passes(p_filter, c.doc_id, c.src, c.tags,
+                                                     c.created_at, c.meta)
+                                   FROM rag.chunks c
+                                   WHERE c.id = v.chunk_pk
+                                     AND c.collection_id = v.collection_id)
                             ORDER BY %4$s LIMIT p_depth) v) n;
             END IF;
             -- the index's own (rounded) distance to the last chunk returned

@@ -3,7 +3,11 @@
 -- the tags' counts (rag.tag_counts), the number of keyword matches, and for the other
 -- filters a small sample of the collection (TABLESAMPLE, about sample_rows chunks).
 --
---   scan       when few chunks can pass (at most scan_rows), or the keyword matches are
+--   scan       when few chunks can pass (at most scan_rows), or so few that scoring them
+--              costs less than walking the index past the others: a walk reads about
+--              ef_search x total / passing vectors to find ef_search that pass, each
+--              costing walk_cost scored rows, so a filter passing E chunks is scanned
+--              when E^2 <= walk_cost x ef_search x total; or the keyword matches are
 --              so many that reading them all costs what a scan does, or the request is
 --              keyword-only (its candidates are exactly its matches);
 --   threshold  otherwise.
@@ -15,6 +19,9 @@ LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     v_total bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
+    -- counting further than this cannot change the choice (see api.choose_strategy)
+    v_count_limit bigint := greatest(p.scan_rows,
+                                     ceil(sqrt(p.walk_cost * p.ef_search * v_total))::bigint);
     v_scan_rows integer := p.scan_rows;
     v_sample_rows integer := p.sample_rows;
     v_matched bigint;
@@ -30,7 +37,7 @@ BEGIN
         estimate := least(estimate, (SELECT count(*) FROM (
             SELECT 1 FROM rag.chunks c
             WHERE c.collection_id = p.collection_id AND c.doc_id = ANY (f.doc_ids)
-            LIMIT v_scan_rows + 1) capped));
+            LIMIT v_count_limit + 1) capped));
     END IF;
     IF f.tags_any IS NOT NULL THEN
         estimate := least(estimate, (SELECT coalesce(sum(chunks), 0) FROM rag.tag_counts
@@ -97,6 +104,12 @@ BEGIN
     IF v_rows.estimate <= v_scan_rows THEN
         reason := format('about %s chunks pass the filter (%s)', round(v_rows.estimate),
                          v_rows.how);
+        RETURN;
+    END IF;
+    IF v_rows.estimate ^ 2 <= p.walk_cost * p.ef_search * v_total THEN
+        reason := format('about %s of %s chunks pass the filter (%s): scoring them costs '
+                         'less than walking the index past the others',
+                         round(v_rows.estimate), v_total, v_rows.how);
         RETURN;
     END IF;
     strategy := 'threshold';
