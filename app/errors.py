@@ -26,6 +26,7 @@ class RagError(Exception):
     """Base class: an error with a status, a message and optional extra body fields."""
 
     status = 500
+    kind = "internal"  # the label of a 5xx in the metrics
 
     def __init__(self, message: str, /, **extra: Any) -> None:
         super().__init__(message)
@@ -85,6 +86,7 @@ class Unavailable(RagError):
     """The service cannot take the request now (pool exhausted, database starting)."""
 
     status = 503
+    kind = "unavailable"
 
     def __init__(self, message: str, /, retry_after: int = 1, **extra: Any) -> None:
         super().__init__(message, **extra)
@@ -106,6 +108,7 @@ class GatewayTimeout(RagError):
     request will not help)."""
 
     status = 504
+    kind = "timeout"
 
 
 class InternalError(RagError):

@@ -88,7 +88,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     workers: int = Field(default=1, ge=1, le=64)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
-    access_log: bool = False
+    log_format: Literal["text", "json"] = "text"
+    access_log: bool = True
+    slow_search_ms: float = Field(default=1000.0, gt=0)
+    metrics_public: bool = False
     demo: bool = False
 
     @field_validator("api_keys", "read_keys", mode="before")

@@ -12,7 +12,7 @@ EXPECTED_PATHS = {
     "/api/rag/search/space/{space}", "/api/rag/search/purpose", "/api/rag/explain",
     "/api/rag/profiles", "/api/rag/profiles/{name}", "/api/rag/profiles/{name}/versions",
     "/api/rag/goals", "/api/rag/goals/{name}", "/api/rag/collections",
-    "/api/rag/collections/{name}", "/healthz", "/readyz",
+    "/api/rag/collections/{name}", "/healthz", "/readyz", "/metrics",
 }  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from app.api.routes import (
     examples,
     goals,
     health,
+    metrics,
     profiles,
     search,
     signals,
@@ -38,6 +39,9 @@ from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.errors import BadRequest, InternalError, RagError, Unavailable
 from app.ingest.models import DocumentIn
+from app.observe.logs import configure_logging
+from app.observe.metrics import Metrics
+from app.observe.requests import RequestObserver
 from app.resources.collections import CollectionIn
 from app.resources.goals import GoalIn
 from app.resources.profiles import ProfileIn
@@ -102,7 +106,9 @@ def _methods_of(app: FastAPI, scope: dict[str, Any]) -> set[str]:
 
 def register_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RagError)
-    async def rag_error(_: Request, error: RagError) -> Response:
+    async def rag_error(request: Request, error: RagError) -> Response:
+        if error.status >= 500:
+            request.state.error_kind = error.kind
         return _error_response(error)
 
     @app.exception_handler(RequestValidationError)
@@ -162,10 +168,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     settings = settings or get_settings()
     app.state.settings = settings
+    if not logging.getLogger().handlers:  # a worker process of `serve --workers N`
+        configure_logging(settings.log_level, settings.log_format)
     if settings.open_access:
         app.add_middleware(LoopbackOnly)
     register_error_handlers(app)
-    routers = (search, documents, collections, spaces, signals, profiles, goals, examples, health)
+    routers = (search, documents, collections, spaces, signals, profiles, goals, examples, health,
+               metrics)  # fmt: skip
     for module in routers:
         app.include_router(module.router)
     install_openapi(
@@ -185,4 +194,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request_examples(settings),
     )
     _web_page(app)
+    _observe(app, settings)
     return app
+
+
+def _observe(app: FastAPI, settings: Settings) -> None:
+    """Metrics and the request log; added last, so outermost: it sees every answer."""
+    app.state.metrics = Metrics()
+
+    def pool_stats() -> dict[str, int]:
+        database = getattr(app.state, "database", None)
+        return database.pool.get_stats() if database and database.pool else {}
+
+    app.state.metrics.watch_pool(pool_stats)
+    app.add_middleware(
+        RequestObserver,
+        metrics=app.state.metrics,
+        access_log=settings.access_log,
+        slow_search_ms=settings.slow_search_ms,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, get_settings
@@ -28,6 +28,7 @@ router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
     responses=errors(*ACCESS, *BODY, 404, 409),
 )
 async def upsert_document(
+    request: Request,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     body: Annotated[bytes, Depends(body_bytes)],
     conn: Annotated[AsyncConnection, Depends(db)],
@@ -38,7 +39,9 @@ async def upsert_document(
     collection; 409: a chunk_id another document of the collection holds."""
     document = parse_document(body)
     access.collection(document.collection)
-    return await ingest_document(conn, document, settings)
+    stored = await ingest_document(conn, document, settings)
+    request.state.ingested_chunks = stored["chunks"]  # for the metrics
+    return stored
 
 
 @router.get(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from psycopg import AsyncConnection
 
 from app.api.deps import authorize, body_bytes, db, get_settings
@@ -44,13 +44,17 @@ SEARCH_ERRORS = errors(*ACCESS, *BODY, 404)
     response_model=SearchResponse,
     responses=SEARCH_ERRORS,
 )
-async def search_route(access: Reader, body: Body, conn: Connection, settings: SettingsDep) -> Any:
+async def search_route(
+    request: Request, access: Reader, body: Body, conn: Connection, settings: SettingsDep
+) -> Any:
     """Score = w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig over every chunk of the
     collection that passes the filters, computed in PostgreSQL; the rows are the best k
     (ties by chunk_id). 404: an unknown collection."""
-    request = parse_search_request(body)
-    access.collection(request.collection)
-    return ORJSONResponse(await search(conn, request, settings))
+    query = parse_search_request(body)
+    access.collection(query.collection)
+    result = await search(conn, query, settings)
+    request.state.search_metadata = result["query_metadata"]  # for the metrics and logs
+    return ORJSONResponse(result)
 
 
 @router.post(

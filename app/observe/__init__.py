@@ -1,0 +1,1 @@
+"""What an operator sees: metrics, request ids, one log line per request."""
