@@ -23,11 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import corpus_database, percentiles, prewarm, print_table, server
 from bench.corpus import CorpusSpec, query_vectors
+from bench.search_bench import OURS
 
-OURS = (
-    "SELECT api.rag_topk_weighted(%b, ARRAY['default'], ARRAY[1.0]::float8[], "
-    "%s, %s, %s, %s, %s, %s)"
-)
 MIX = (0.5, 0.3, 0.2)
 K = 10
 WARM_UP = 2

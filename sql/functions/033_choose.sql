@@ -14,21 +14,23 @@
 
 -- How many chunks pass the plan's filter: an upper bound from counts, or an estimate from
 -- a sample when counts cannot tell; "how" says which.
-CREATE FUNCTION api.filtered_rows(p api.search_plan, OUT estimate float8, OUT how text)
+-- p_total: the collection's chunks.
+CREATE FUNCTION api.filtered_rows(
+    p api.search_plan, p_total bigint, OUT estimate float8, OUT how text
+)
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    v_total bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
     -- counting further than this cannot change the choice (see api.choose_strategy)
     v_count_limit bigint := greatest(p.scan_rows,
-                                     ceil(sqrt(p.walk_cost * p.ef_search * v_total))::bigint);
+                                     ceil(sqrt(p.walk_cost * p.ef_search * p_total))::bigint);
     v_scan_rows integer := p.scan_rows;
     v_sample_rows integer := p.sample_rows;
     v_matched bigint;
     v_sampled bigint;
     f api.search_filter := p.filter;
 BEGIN
-    estimate := v_total;
+    estimate := p_total;
     how := 'count';
     IF NOT p.filtered THEN
         RETURN;
@@ -58,11 +60,11 @@ BEGIN
         SELECT count(*) FILTER (WHERE api.passes(f, c.doc_id, c.src, c.tags, c.created_at, c.meta)),
                count(*)
         INTO v_matched, v_sampled
-        FROM rag.chunks c TABLESAMPLE SYSTEM (least(100, 100.0 * v_sample_rows / greatest(v_total, 1)))
+        FROM rag.chunks c TABLESAMPLE SYSTEM (least(100, 100.0 * v_sample_rows / greatest(p_total, 1)))
              REPEATABLE (0)
         WHERE c.collection_id = p.collection_id;
         IF v_sampled > 0 THEN
-            estimate := least(estimate, v_total * v_matched::float8 / v_sampled);
+            estimate := least(estimate, p_total * v_matched::float8 / v_sampled);
             how := 'sample';
         END IF;
     END IF;
@@ -99,7 +101,7 @@ BEGIN
         reason := format('%s chunks in the collection', v_total);
         RETURN;
     END IF;
-    v_rows := api.filtered_rows(p);
+    v_rows := api.filtered_rows(p, v_total);
     filtered_rows := v_rows.estimate;
     IF v_rows.estimate <= v_scan_rows THEN
         reason := format('about %s chunks pass the filter (%s)', round(v_rows.estimate),
