@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -32,6 +32,7 @@ class Chunk:
     created_at: datetime
     signal: float
     vectors: dict[str, np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)  # the chunk's over its document's
 
 
 def unit(rng: np.random.Generator, dims: int) -> list[float]:
@@ -135,7 +136,61 @@ def passes(chunk: Chunk, filters: dict[str, Any]) -> bool:
         return False
     if "created_after" in filters and chunk.created_at < filters["created_after"]:
         return False
-    return not ("created_before" in filters and chunk.created_at >= filters["created_before"])
+    if "created_before" in filters and chunk.created_at >= filters["created_before"]:
+        return False
+    return "filter" not in filters or metadata_matches(chunk.meta, filters["filter"])
+
+
+_MISSING = object()
+
+
+def metadata_matches(meta: dict[str, Any], condition: dict[str, Any]) -> bool:
+    """The metadata filter language (MongoDB's), evaluated in Python: every key must hold."""
+    for key, value in condition.items():
+        if key in ("$and", "$or", "$nor"):
+            results = [metadata_matches(meta, part) for part in value]
+            held = all(results) if key == "$and" else any(results)
+            held = not held if key == "$nor" else held
+        elif key == "$not":
+            held = not metadata_matches(meta, value)
+        else:
+            held = _key_holds(_lookup(meta, key), value)
+        if not held:
+            return False
+    return True
+
+
+def _lookup(meta: dict[str, Any], dotted: str) -> Any:
+    node: Any = meta
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return _MISSING
+        node = node[part]
+    return node
+
+
+def _key_holds(found: Any, condition: Any) -> bool:
+    if not isinstance(condition, dict):
+        return _operator_holds(found, "$eq", condition)
+    return all(_operator_holds(found, op, operand) for op, operand in condition.items())
+
+
+def _operator_holds(found: Any, op: str, operand: Any) -> bool:
+    if op == "$exists":
+        return (found is not _MISSING) == operand
+    # on an array, a comparison holds when it holds for any element
+    values = [] if found is _MISSING else found if isinstance(found, list) else [found]
+    if op in ("$ne", "$nin"):
+        return not _operator_holds(found, "$eq" if op == "$ne" else "$in", operand)
+    tests = {
+        "$eq": lambda x: x == operand,
+        "$in": lambda x: x in operand,
+        "$gt": lambda x: x > operand,
+        "$gte": lambda x: x >= operand,
+        "$lt": lambda x: x < operand,
+        "$lte": lambda x: x <= operand,
+    }
+    return any(tests[op](x) for x in values)
 
 
 def brute_force(
@@ -188,12 +243,13 @@ def call_topk(
     k: int,
     filters: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
+    collection: str = "default",
 ) -> dict[str, Any]:
     register_vector(conn)
     spaces = list(query)
     opts = {"as_of": AS_OF.isoformat(), **(options or {})}
     row = conn.execute(
-        "SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s)",
+        "SELECT api.rag_topk_weighted(%b, %s, %s, %s, %s, %s, %s, %s, %s, p_collection => %s)",
         (
             [Vector(query[s]) for s in spaces],
             spaces,
@@ -202,6 +258,7 @@ def call_topk(
             *weights,
             Jsonb(_jsonable(filters or {})),
             Jsonb(opts),
+            collection,
         ),
     ).fetchone()
     assert row is not None

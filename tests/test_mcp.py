@@ -267,6 +267,42 @@ def test_single_space_search_mirrors_rest(mcp, client, corpus):
     assert len(clamped["results"]) == 50 and clamped["notes"]
 
 
+@pytest.fixture(scope="module")
+def other_collection(client) -> str:
+    """A second collection whose chunks share words and ids with the default one's."""
+    client.delete("/api/rag/collections/mcp-other")
+    assert client.post("/api/rag/collections", json={"name": "mcp-other"}).status_code == 201
+    rng = np.random.default_rng(16)
+    for d in range(5):
+        chunks = [{"chunk_id": f"mcp-{d}-{c}", "chunk": "other " + " ".join(rng.choice(WORDS, 6)),
+                   "embedding": _vector(rng), "created_at": "2025-01-01T00:00:00Z"}
+                  for c in range(3)]  # fmt: skip
+        doc = {"collection": "mcp-other", "doc_id": f"mcp-doc-{d}", "chunks": chunks}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+    return "mcp-other"
+
+
+def test_tools_search_the_collection_they_are_given(mcp, client, corpus, other_collection):
+    calls = [
+        ("db.rag_search", "/api/rag/search", {"embedding": corpus["query"], "k": 9},
+         {"embedding": corpus["query"], "k": 9, "w_rec": 0.1, "w_sig": 0.1}),
+        ("search_documents", "/api/rag/search", {"query": "parser cache", "top_k": 9},
+         {"query": "parser cache", "k": 9}),
+    ]  # fmt: skip
+    for tool, path, arguments, body in calls:
+        for collection, marker in ((other_collection, True), (None, False)):
+            named = {"collection": collection} if collection else {}
+            answer = mcp.ok(tool, {**arguments, **named})
+            assert ranking(answer["rows"]) == ranking(rest(client, path, {**body, **named})["rows"])
+            assert answer["rows"]
+            assert all(row["chunk"].startswith("other ") is marker for row in answer["rows"])
+    body = {"space": "default", "query_embedding": corpus["query"], "top_k": 20}
+    answer = mcp.ok("search_single_space", {**body, "collection": other_collection})
+    assert len(answer["results"]) == 15
+    result = mcp.call("db.rag_search", {"embedding": corpus["query"], "collection": "nope"})
+    assert result.is_error and "no collection named 'nope'" in result.content[0].text
+
+
 class _Reranker(BaseHTTPRequestHandler):
     """A /rerank endpoint (Cohere-style answer) scoring by the share of query words."""
 

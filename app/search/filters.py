@@ -64,7 +64,7 @@ class FilterFields(BaseModel):
             if value is not None:
                 found[name] = value.isoformat()
         if self.filter is not None:
-            found["metadata"] = self.filter
+            found["filter"] = self.filter
         return found
 
 

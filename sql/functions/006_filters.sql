@@ -6,7 +6,7 @@
 --   tags_any        the chunk has at least one of these tags
 --   tags_all        ... every one of them
 --   created_after   created_at >= this;  created_before: created_at < this
---   metadata        a condition on the chunk's metadata merged over its document's
+--   filter          a condition on the chunk's metadata merged over its document's
 --                   (rag.chunks.meta), in the query language below, compiled to a
 --                   SQL/JSON path predicate (jsonb @@ jsonpath, GIN-indexed)
 --
@@ -195,15 +195,15 @@ BEGIN
         RETURN NULL;
     END IF;
     IF length(p_filter::text) > 100000 THEN
-        PERFORM api.raise_bad_argument('metadata: the filter is longer than 100000 characters');
+        PERFORM api.raise_bad_argument('filter: the filter is longer than 100000 characters');
     END IF;
-    RETURN api.metadata_predicate(p_filter, 'metadata', 1)::jsonpath;
+    RETURN api.metadata_predicate(p_filter, 'filter', 1)::jsonpath;
 END
 $$;
 
 -- Each condition of a metadata filter on its own, with where it sits in the filter
 -- (for explanations: which condition a chunk fails).
-CREATE FUNCTION api.metadata_conditions(p_filter jsonb, p_where text DEFAULT 'metadata')
+CREATE FUNCTION api.metadata_conditions(p_filter jsonb, p_where text DEFAULT 'filter')
 RETURNS TABLE (condition text, path jsonpath)
 LANGUAGE plpgsql IMMUTABLE
 AS $$
@@ -255,7 +255,7 @@ BEGIN
     END IF;
     SELECT k INTO v_unknown FROM jsonb_object_keys(coalesce(p_filters, '{}')) AS k
     WHERE k NOT IN ('doc_ids', 'src_prefix', 'tags_any', 'tags_all', 'created_after',
-                    'created_before', 'metadata')
+                    'created_before', 'filter')
     LIMIT 1;
     IF v_unknown IS NOT NULL THEN
         PERFORM api.raise_bad_argument(format('unknown filter "%s"', v_unknown));
@@ -266,7 +266,7 @@ BEGIN
     f.tags_all := api.jsonb_text_array(p_filters -> 'tags_all');
     f.created_after := (p_filters ->> 'created_after')::timestamptz;
     f.created_before := (p_filters ->> 'created_before')::timestamptz;
-    f.metadata := api.metadata_path(p_filters -> 'metadata');
+    f.metadata := api.metadata_path(p_filters -> 'filter');
     IF NOT p_filters ? 'doc_ids' THEN f.doc_ids := NULL; END IF;
     IF NOT p_filters ? 'tags_any' THEN f.tags_any := NULL; END IF;
     IF NOT p_filters ? 'tags_all' THEN f.tags_all := NULL; END IF;

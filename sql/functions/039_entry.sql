@@ -5,7 +5,7 @@
 --   p_k                                    how many ranked chunks (the page's end)
 --   p_w_cos, p_w_rec, p_w_sig, p_w_lex     the blend weights (the caller normalises them)
 --   p_filters                              doc_ids, src_prefix, tags_any, tags_all,
---                                          created_after, created_before, metadata
+--                                          created_after, created_before, filter
 --   p_options                              the knobs of api.search_defaults(), recency,
 --                                          as_of, min_score, min_similarity, exact, offset
 --                                          (rows are returned from that rank on)

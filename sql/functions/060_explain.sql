@@ -21,9 +21,9 @@ BEGIN
             filters := filters || v_key;
         END IF;
     END LOOP;
-    IF 'metadata' = ANY (filters) THEN
+    IF 'filter' = ANY (filters) THEN
         conditions := ARRAY(
-            SELECT m.condition FROM api.metadata_conditions(p_filters -> 'metadata') m
+            SELECT m.condition FROM api.metadata_conditions(p_filters -> 'filter') m
             WHERE NOT coalesce(c.meta @@ m.path, false));
     END IF;
 END
