@@ -147,6 +147,12 @@ _BAD_VALUES: tuple[tuple[type[psycopg.Error], str], ...] = (
 )
 
 
+def is_write_collision(error: psycopg.Error) -> bool:
+    """A deadlock or serialization failure (SQLSTATE class 40): the transaction was undone
+    and may simply be retried; the connection is fine."""
+    return (error.sqlstate or "").startswith("40")
+
+
 def _from_psycopg(error: psycopg.Error) -> RagError:
     message = error.diag.message_primary if error.diag else None
     if error.sqlstate == SQLSTATE_BAD_ARGUMENT:
@@ -165,6 +171,9 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     for kind, text in _BAD_VALUES:
         if isinstance(error, kind):
             return BadRequest(text)
+    if is_write_collision(error):
+        return Unavailable("the write collided with a concurrent one and was undone; retry it",
+                           retry_after=1)  # fmt: skip
     if isinstance(error, psycopg.OperationalError):
         log.error("database unavailable: %s", type(error).__name__)
         return Unavailable("the database is unavailable; retry shortly", retry_after=2)

@@ -8,6 +8,8 @@ through ``POST /api/rag/search`` and prints nDCG@10 and Recall@100 for:
   vector    the query's embedding only (cosine)
   hybrid    text and embedding, the server's fixed balance (RAG_HYBRID_VECTOR_WEIGHT)
   auto      text and embedding, profile auto (the query's class picks the balance)
+  rrf       text and embedding, fusion rrf: reciprocal rank fusion (rrf_k 60) of the
+            keyword and vector rankings, each weighted as in hybrid
 
 Recency and signal weigh 0 in every mode. ``--tune`` (train split only) instead sweeps
 the vector share and reports the best one overall and per query class.
@@ -115,7 +117,8 @@ def ingest(client: httpx.Client, collection: Collection, doc_ids: list[str]) -> 
 
     def send(doc: dict[str, Any]) -> None:
         r = client.post("/api/rag/documents", json=_document(doc, by_id[doc["_id"]]))
-        r.raise_for_status()
+        if r.status_code != 200:
+            raise SystemExit(f"ingest of {doc['_id']} failed: {r.status_code} {r.text}")
 
     with ThreadPoolExecutor(4) as pool:
         list(tqdm(pool.map(send, collection.docs), total=len(collection.docs),
@@ -130,6 +133,8 @@ def mode_body(mode: str, text: str, vector: np.ndarray, share: float | None) -> 
     body = {"query": text, "embedding": b64(vector), **STATIC_OFF}
     if mode == "auto":
         return {**body, "profile": "auto"}
+    if mode == "rrf":
+        return {**body, "profile": "default", "fusion": "rrf"}
     return {**body, "profile": "default",
             **({} if share is None else {"hybrid_vector_weight": share})}  # fmt: skip
 
@@ -193,7 +198,7 @@ def summary(mode: str, results: list[QueryResult]) -> list[object]:
 
 def evaluate(client: httpx.Client, collection: Collection) -> None:
     rows = [summary(mode, run_mode(client, collection, mode, None, 2 * PAGE))
-            for mode in ("keyword", "vector", "hybrid", "auto")]  # fmt: skip
+            for mode in ("keyword", "vector", "hybrid", "auto", "rrf")]  # fmt: skip
     print(f"\n{collection.name}, {len(collection.queries)} queries, "
           f"{len(collection.docs):,} documents, {time.strftime('%Y-%m-%d')}")  # fmt: skip
     print_table(["mode", "nDCG@10", "Recall@100", "p50 ms", "p99 ms"], rows)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
+import httpx
 import numpy as np
+import psycopg
 import pytest
+
+from app.errors import Unavailable, from_database_error
 
 DIMS = 384
 
@@ -353,3 +358,47 @@ def test_vectors_may_be_base64_float32(client, run_id):
         "expected 384 numbers, got 100"
         in client.post("/api/rag/documents", json=short).json()["error"]
     )
+
+
+def test_concurrent_writers_of_one_collection_all_succeed(client, run_id):
+    """Eight writers adding, replacing and deleting documents of one collection at once
+    (sharing words and tags, so they update the same keyword statistics): every request
+    succeeds and the stored counts add up."""
+    collection = f"c-{run_id}"
+    assert client.post("/api/rag/collections", json={"name": collection}).status_code == 201
+    words = "ledger balance account invoice payment"
+
+    def body(writer: int, n: int, round_: int) -> dict:
+        chunks = [{"chunk": f"{words} {round_} w{writer} n{n} c{c}", "tags": ["shared"],
+                   "embedding": vec(writer * 100 + n * 10 + c)} for c in range(3)]  # fmt: skip
+        return {"collection": collection, "doc_id": f"w{writer}-{n}", "chunks": chunks}
+
+    def write(writer: int) -> list[int]:
+        with httpx.Client(base_url=client.base_url, headers=client.headers, timeout=60) as http:
+            statuses = [http.post("/api/rag/documents", json=body(writer, n, r)).status_code
+                        for r in range(2) for n in range(10)]  # fmt: skip
+            statuses += [http.delete(f"/api/rag/documents/w{writer}-{n}",
+                                     params={"collection": collection}).status_code
+                         for n in range(5)]  # fmt: skip
+        return statuses
+
+    with ThreadPoolExecutor(8) as pool:
+        statuses = [status for result in pool.map(write, range(8)) for status in result]
+    assert statuses == [200] * len(statuses)
+    stats = client.get("/api/rag/stats", params={"collection": collection}).json()
+    assert (stats["documents"], stats["chunks"]) == (8 * 5, 8 * 5 * 3)
+    search = {"collection": collection, "query": "ledger invoice", "w_lex": 1.0, "k": 50,
+              "max_per_source": 0}  # fmt: skip
+    r = client.post("/api/rag/search", json=search)
+    assert len(r.json()["rows"]) == 50
+    tags = client.get(f"/api/rag/collections/{collection}").json()["collection"]["top_tags"]
+    assert tags == [{"tag": "shared", "chunks": 120}]
+
+
+@pytest.mark.parametrize(
+    "error", [psycopg.errors.DeadlockDetected("x"), psycopg.errors.SerializationFailure("x")]
+)
+def test_a_write_collision_is_a_retryable_503_not_a_lost_database(error):
+    mapped = from_database_error(error)
+    assert isinstance(mapped, Unavailable) and (mapped.status, mapped.retry_after) == (503, 1)
+    assert "collided with a concurrent" in mapped.message

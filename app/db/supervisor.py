@@ -29,7 +29,7 @@ from app.db.locks import BULK, SERVICE
 from app.db.pool import configure_connection, create_pool
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
-from app.errors import Unavailable, from_database_error
+from app.errors import Unavailable, from_database_error, is_write_collision
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -109,6 +109,8 @@ class DatabaseSupervisor:
             self.notice_failure()
             raise from_database_error(error) from error
         except psycopg.OperationalError as error:
+            if is_write_collision(error):  # the connection is fine
+                raise from_database_error(error) from error
             self.notice_failure()
             raise Unavailable(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()

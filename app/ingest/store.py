@@ -40,8 +40,11 @@ async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
     return {row["name"]: SpaceInfo(row["id"], row["name"], row["dims"]) for row in rows}
 
 
-async def collection_id(conn: AsyncConnection, name: str) -> int:
-    cursor = await conn.execute(queries("collections").collection_id, (name,))
+async def collection_id(conn: AsyncConnection, name: str, lock: bool = False) -> int:
+    """The collection's id (404 if none); with ``lock``, writers of it queue behind this
+    transaction (see lock_collection in sql/queries/collections.sql)."""
+    q = queries("collections")
+    cursor = await conn.execute(q.lock_collection if lock else q.collection_id, (name,))
     row = await cursor.fetchone()
     if row is None:
         raise NotFound(f"no collection named {name!r}", collection=name)
@@ -116,7 +119,7 @@ async def store_documents(
         return IngestResult()
     q = queries("documents")
     async with conn.transaction():
-        collection = await collection_id(conn, docs[0].collection)
+        collection = await collection_id(conn, docs[0].collection, lock=True)
         await _check_chunk_owners(conn, collection, docs)
         pks, replaced = await _upsert_documents(conn, collection, docs)
         chunks = [c for d in docs for c in d.chunks]

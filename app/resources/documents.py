@@ -11,7 +11,7 @@ from app.db.sqlfiles import queries
 from app.errors import NotFound
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import IngestRules, prepare_document
-from app.ingest.store import load_spaces, store_documents
+from app.ingest.store import collection_id, load_spaces, store_documents
 from app.settings import Settings
 
 
@@ -76,10 +76,12 @@ async def get_document(
 
 
 async def delete_document(conn: AsyncConnection, collection: str, doc_id: str) -> dict[str, Any]:
-    cursor = await conn.execute(
-        queries("documents").delete_document, {"doc_id": doc_id, "collection": collection}
-    )
-    row = await cursor.fetchone()
+    async with conn.transaction():
+        await collection_id(conn, collection, lock=True)
+        cursor = await conn.execute(
+            queries("documents").delete_document, {"doc_id": doc_id, "collection": collection}
+        )
+        row = await cursor.fetchone()
     if row is None or not row[1]:
         raise NotFound(f"no document with doc_id {doc_id!r} in collection {collection!r}",
                        doc_id=doc_id, collection=collection)  # fmt: skip

@@ -1,6 +1,12 @@
 -- name: collection_id
 SELECT id FROM rag.collections WHERE name = %s;
 
+-- name: lock_collection
+-- The first statement of every write to a collection's chunks: the bookkeeping triggers
+-- (counts, keyword statistics) lock this row too, and a writer that took other row locks
+-- first could deadlock with one holding it. Writers of one collection queue here.
+SELECT id FROM rag.collections WHERE name = %s FOR UPDATE;
+
 -- name: create_collection
 SELECT name, description, created_at FROM api.create_collection(%(name)s, %(description)s);
 
