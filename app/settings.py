@@ -35,6 +35,11 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, validation_alias=AliasChoices("DATABASE_URL", "database_url")
     )
+    database_read_urls: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        validation_alias=AliasChoices("DATABASE_READ_URLS", "database_read_urls"),
+    )
+    max_replica_lag_ms: float = Field(default=5000.0, gt=0)
     data_dir: Path = Field(default_factory=_default_data_dir)
     migrate_on_start: bool = True
     pool_size: int = Field(default=5, ge=1, le=200)
@@ -94,7 +99,7 @@ class Settings(BaseSettings):
     metrics_public: bool = False
     demo: bool = False
 
-    @field_validator("api_keys", "read_keys", mode="before")
+    @field_validator("api_keys", "read_keys", "database_read_urls", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):

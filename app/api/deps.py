@@ -10,7 +10,8 @@ from fastapi import Request
 from psycopg import AsyncConnection
 
 from app.auth import Access, Scope, check_access
-from app.errors import PayloadTooLarge, UnsupportedMediaType
+from app.db.replicas import PRIMARY, ReplicaSet
+from app.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType
 from app.settings import Settings
 
 
@@ -20,6 +21,30 @@ def get_settings(request: Request) -> Settings:
 
 
 async def db(request: Request) -> AsyncIterator[AsyncConnection]:
+    """A connection to the primary (writes, and reads that must see them)."""
+    async with request.app.state.database.connection() as conn:
+        yield conn
+
+
+CONSISTENCY_HEADER = "x-consistency"
+
+
+async def read_db(request: Request) -> AsyncIterator[AsyncConnection]:
+    """A connection for a read: a replica in rotation (app/db/replicas.py), or the primary
+    when there is none or the request says ``X-Consistency: primary``."""
+    wanted = request.headers.get(CONSISTENCY_HEADER, "replica").strip().lower()
+    if wanted not in ("primary", "replica"):
+        raise BadRequest("the X-Consistency header must be primary or replica",
+                         field="X-Consistency")  # fmt: skip
+    replicas: ReplicaSet = request.app.state.replicas
+    if wanted == "replica":
+        async with replicas.lend() as lent:
+            if lent is not None:
+                request.state.database = lent[0]
+                yield lent[1]
+                return
+    request.state.database = PRIMARY
+    replicas.reads[PRIMARY] += 1
     async with request.app.state.database.connection() as conn:
         yield conn
 

@@ -34,6 +34,7 @@ from app.api.routes import (
     signals,
     spaces,
 )
+from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
@@ -81,12 +82,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     database = DatabaseSupervisor(settings, DatabaseRuntime(settings))
     await database.start()
     app.state.database = database
+    replicas = ReplicaSet(settings)
+    await replicas.start()
+    app.state.replicas = replicas
+    app.state.metrics.watch_replicas(replicas)
     if settings.demo:
         async with database.connection() as conn:
             await load_demo(conn, settings)
     try:
         yield
     finally:
+        await replicas.stop()
         await database.stop()
 
 

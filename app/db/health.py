@@ -10,6 +10,7 @@ from psycopg.rows import dict_row
 
 from app.db.locks import BULK
 from app.db.migrate import head_revision
+from app.db.replicas import PRIMARY, ReplicaSet, describe
 from app.db.sqlfiles import functions_digest, queries
 from app.db.supervisor import DatabaseSupervisor, State
 from app.errors import RagError, from_database_error
@@ -32,7 +33,24 @@ def _index_notes(missing: list[dict[str, Any]]) -> list[str]:
     return notes
 
 
-async def readiness(database: DatabaseSupervisor) -> Readiness:
+def _databases(database: DatabaseSupervisor, replicas: ReplicaSet, up: bool) -> dict[str, Any]:
+    """Each database with its role (and a replica's lag), and replicas out of rotation."""
+    primary = {"name": PRIMARY, "role": "primary", "at": describe(database.url), "ok": up}
+    listed = [primary, *replicas.status()]
+    out = [f"{r['name']} out of rotation: {r.get('error')}" for r in listed[1:]
+           if not r["in_rotation"]]  # fmt: skip
+    return {"databases": listed, **({"degraded": out} if out else {})}
+
+
+async def readiness(database: DatabaseSupervisor, replicas: ReplicaSet) -> Readiness:
+    ready = await _primary_readiness(database)
+    found = _databases(database, replicas, ready.ok)
+    notes = ready.body.get("degraded", []) + found.pop("degraded", [])
+    ready.body.update(found, **({"degraded": notes} if notes else {}))
+    return ready
+
+
+async def _primary_readiness(database: DatabaseSupervisor) -> Readiness:
     if database.state is State.DOWN:
         return Readiness(False, {"ok": False, "error": "the database is unavailable: "
                                  + database.last_error})  # fmt: skip

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
@@ -33,6 +33,36 @@ class PoolCollector(Collector):
              "requests waiting for a connection"),
         ):  # fmt: skip
             yield GaugeMetricFamily(name, text, value=value)
+
+
+class ReplicaCollector(Collector):
+    """Each read replica's lag and whether it is in rotation, and reads per database,
+    read at scrape time from the replica set (app/db/replicas.py)."""
+
+    def __init__(self, replicas: Any) -> None:
+        self.replicas = replicas
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        lag = GaugeMetricFamily(
+            "ragsearch_replica_lag_seconds",
+            "how far each replica's replay is behind (NaN: unknown)",
+            labels=["replica"],
+        )
+        rotation = GaugeMetricFamily(
+            "ragsearch_replica_in_rotation", "1 when the replica serves reads", labels=["replica"]
+        )
+        for replica in self.replicas.replicas:
+            seconds = float("nan") if replica.lag_ms is None else replica.lag_ms / 1000
+            lag.add_metric([replica.name], seconds)
+            rotation.add_metric([replica.name], 1.0 if replica.healthy else 0.0)
+        reads = CounterMetricFamily(
+            "ragsearch_reads",
+            "reads (searches, explains, GETs) by the database that served them",
+            labels=["database"],
+        )
+        for name, count in self.replicas.reads.items():
+            reads.add_metric([name], count)
+        yield from (lag, rotation, reads)
 
 
 class Metrics:
@@ -65,6 +95,9 @@ class Metrics:
 
     def watch_pool(self, pool_stats: Callable[[], dict[str, int]]) -> None:
         self.registry.register(PoolCollector(pool_stats))
+
+    def watch_replicas(self, replicas: Any) -> None:
+        self.registry.register(ReplicaCollector(replicas))
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         labels = (route, method, str(status))

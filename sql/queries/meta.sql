@@ -66,3 +66,11 @@ UPDATE rag.bulk_loads SET finished_at = now(), updated_at = now() WHERE file = %
 
 -- name: partition_has_vectors
 SELECT EXISTS (SELECT 1 FROM rag.chunks WHERE collection_id = %s LIMIT 1);
+
+-- name: replica_lag
+-- How far a standby's replay is behind, in ms: 0 when it has replayed all it received
+-- (or is not a standby), else the age of the last transaction it replayed.
+SELECT CASE WHEN NOT pg_is_in_recovery() THEN 0
+            WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
+            ELSE extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000
+       END AS lag_ms;

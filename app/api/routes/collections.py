@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, shared_writer
+from app.api.deps import authorize, body_bytes, db, read_db, shared_writer
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionPath
 from app.api.responses import ORJSONResponse
@@ -48,7 +48,7 @@ async def create_collection(
 )
 async def list_collections(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    conn: Annotated[AsyncConnection, Depends(read_db)],
 ) -> Any:
     found = await collections.list_collections(conn, access.collections)
     return {"ok": True, "collections": found}
@@ -63,7 +63,7 @@ async def list_collections(
 async def get_collection(
     name: CollectionPath,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    conn: Annotated[AsyncConnection, Depends(read_db)],
 ) -> Any:
     return {
         "ok": True,

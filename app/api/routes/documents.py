@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, get_settings
+from app.api.deps import authorize, body_bytes, db, get_settings, read_db
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, DocId
 from app.api.schemas import DeletedDocument, DocumentResponse, IngestResponse
@@ -54,7 +54,7 @@ async def upsert_document(
 async def read_document(
     doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    conn: Annotated[AsyncConnection, Depends(read_db)],
     collection: CollectionQuery = "default",
     include_embeddings: Annotated[bool, Query(description="Add each chunk's vectors.")] = False,
 ) -> Any:

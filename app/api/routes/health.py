@@ -27,6 +27,8 @@ async def healthz() -> Any:
 )
 async def readyz(request: Request) -> Any:
     """503 while the database is unavailable or its schema is not this version's; 200
-    otherwise, with "degraded" naming anything impaired (an HNSW index being rebuilt)."""
-    ready = await readiness(request.app.state.database)
+    otherwise, with "degraded" naming anything impaired (an HNSW index being rebuilt, a
+    read replica out of rotation); "databases" lists the primary and each replica with
+    its replay lag."""
+    ready = await readiness(request.app.state.database, request.app.state.replicas)
     return ORJSONResponse(ready.body, status_code=200 if ready.ok else 503)

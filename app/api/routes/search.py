@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, get_settings
+from app.api.deps import authorize, body_bytes, get_settings, read_db
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import NamePath
 from app.api.responses import ORJSONResponse
@@ -32,7 +32,7 @@ from app.settings import Settings
 router = APIRouter(prefix="/api/rag", tags=["search"])
 Reader = Annotated[Access, Depends(authorize(Scope.READ))]
 Body = Annotated[bytes, Depends(body_bytes)]
-Connection = Annotated[AsyncConnection, Depends(db)]
+Connection = Annotated[AsyncConnection, Depends(read_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SEARCH_ERRORS = errors(*ACCESS, *BODY, 404)
 

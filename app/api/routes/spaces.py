@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, get_settings, shared_writer
+from app.api.deps import authorize, body_bytes, db, get_settings, read_db, shared_writer
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, NamePath
 from app.api.responses import ORJSONResponse
@@ -44,7 +44,7 @@ async def register_space(
     responses=errors(*ACCESS),
     dependencies=[Depends(authorize(Scope.READ))],
 )
-async def list_spaces(conn: Annotated[AsyncConnection, Depends(db)]) -> Any:
+async def list_spaces(conn: Annotated[AsyncConnection, Depends(read_db)]) -> Any:
     return {"ok": True, "spaces": await spaces.list_spaces(conn)}
 
 
@@ -72,7 +72,7 @@ async def drop_space(
 )
 async def stats(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    conn: Annotated[AsyncConnection, Depends(read_db)],
     collection: CollectionQuery = "default",
 ) -> Any:
     return await spaces.stats(conn, access.collection(collection))
