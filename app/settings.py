@@ -40,6 +40,7 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_READ_URLS", "database_read_urls"),
     )
     max_replica_lag_ms: float = Field(default=5000.0, gt=0)
+    db_transaction_pooler: bool = False  # DATABASE_URL is pgbouncer in transaction mode
     data_dir: Path = Field(default_factory=_default_data_dir)
     migrate_on_start: bool = True
     pool_size: int = Field(default=5, ge=1, le=200)

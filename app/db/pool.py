@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
@@ -22,8 +24,15 @@ async def configure_connection(conn: AsyncConnection) -> None:
     set_json_dumps(_dumps, conn)
 
 
-def connection_options(settings: Settings) -> str:
-    return f"-c statement_timeout={settings.statement_timeout_ms} -c jit=off"
+def connection_kwargs(settings: Settings) -> dict[str, Any]:
+    """How every pooled connection is opened: autocommit, with the statement timeout and
+    jit off as startup options. Behind a transaction pooler (RAG_DB_TRANSACTION_POOLER)
+    neither startup options nor server-side prepared statements survive from one
+    transaction to the next: both are left out (set the timeout on the database role)."""
+    if settings.db_transaction_pooler:
+        return {"autocommit": True, "prepare_threshold": None}
+    options = f"-c statement_timeout={settings.statement_timeout_ms} -c jit=off"
+    return {"autocommit": True, "options": options}
 
 
 def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
@@ -36,6 +45,6 @@ def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
         timeout=settings.pool_timeout,
         max_waiting=settings.pool_size * 50,
         configure=configure_connection,
-        kwargs={"autocommit": True, "options": connection_options(settings)},
+        kwargs=connection_kwargs(settings),
         name="ragsearch",
     )

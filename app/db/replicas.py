@@ -26,7 +26,7 @@ import psycopg
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from app.db.pool import configure_connection, connection_options
+from app.db.pool import configure_connection, connection_kwargs
 from app.db.sqlfiles import queries
 from app.settings import Settings
 
@@ -82,7 +82,7 @@ class ReplicaSet:
             timeout=LEND_TIMEOUT,
             check=AsyncConnectionPool.check_connection,
             configure=configure_connection,
-            kwargs={"autocommit": True, "options": connection_options(self.settings)},
+            kwargs=connection_kwargs(self.settings),
             name=f"ragsearch-replica-{n}",
         )
 

@@ -130,7 +130,11 @@ class DatabaseSupervisor:
             return False
 
     async def _announce(self) -> None:
-        """Hold the service lock on a connection of its own (again, after an outage)."""
+        """Hold the service lock on a connection of its own (again, after an outage).
+        Not behind a transaction pooler: a session lock would stay on a shared server
+        connection (the same goes for the index repair, which locks the collection)."""
+        if self.settings.db_transaction_pooler:
+            return
         if self._presence is not None:
             await self._presence.close()
         self._presence = await AsyncConnection.connect(self.url, autocommit=True)
@@ -139,7 +143,11 @@ class DatabaseSupervisor:
     async def _watch(self) -> None:
         checks = 0
         while True:
-            if checks % REPAIR_EVERY == 0 and (self._repair is None or self._repair.done()):
+            if (
+                checks % REPAIR_EVERY == 0
+                and not self.settings.db_transaction_pooler
+                and (self._repair is None or self._repair.done())
+            ):
                 self._repair = asyncio.create_task(self._repair_indexes(), name="index-repair")
             checks += 1
             with suppress(TimeoutError):
