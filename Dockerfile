@@ -3,7 +3,7 @@
 #   docker run -p 8000:8000 -e RAG_API_KEYS=change-me -v ragsearch-data:/data ragsearch
 # Set DATABASE_URL to use an external PostgreSQL (>= 15 with pgvector >= 0.8) instead.
 
-FROM node:20-bookworm-slim AS web
+FROM node:22-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -19,7 +19,7 @@ COPY pyproject.toml README.md ./
 COPY app/ app/
 COPY sql/ sql/
 COPY migrations/ migrations/
-COPY --from=web /src/app/static/dist/ app/static/dist/
+COPY --from=web /src/app/static/web-page/ app/static/web-page/
 RUN pip install --no-cache-dir .
 USER ragsearch
 VOLUME ["/data"]

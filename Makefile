@@ -5,7 +5,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 WEB_SOURCES := $(wildcard web/src/*) web/index.html web/vite.config.js
 
-.PHONY: demo test install web lint bench-latency clean
+.PHONY: demo test install web lint compose-check system-packages bench-latency clean
 
 $(BIN)/ragsearch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,27 @@ lint: $(BIN)/ragsearch
 	$(BIN)/ruff check app tests bench migrations
 	$(BIN)/ruff format --check app tests bench migrations
 
-test: install lint
+# Debian packages the tests use: pgbouncer (the transaction-mode test) and a compose
+# command (the compose file check); installed with apt-get when missing.
+system-packages:
+	@missing=""; \
+	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
+	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null \
+		|| missing="$$missing docker-compose"; \
+	if [ -n "$$missing" ]; then \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The compose file and every profile, validated offline (nothing is pulled or built).
+compose-check: system-packages
+	@if docker compose version >/dev/null 2>&1; then compose="docker compose"; \
+	else compose=docker-compose; fi; \
+	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer config -q \
+		&& echo "docker-compose.yml and its profiles are valid"
+
+test: install lint compose-check
 	cd web && npm test
 	$(BIN)/pytest
 
