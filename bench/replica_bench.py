@@ -13,24 +13,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 from pathlib import Path
 
-import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from standby import Standby  # noqa: E402
+from standby import Standby, reads_by_database  # noqa: E402
 
 from bench.common import corpus_file, ingest, migrate, print_table, service, with_database  # noqa: E402
 from bench.corpus import CorpusSpec, query_vectors  # noqa: E402
 from bench.search_bench import _wrk  # noqa: E402
-
-READS = re.compile(r'ragsearch_reads_total\{database="([^"]+)"\} (\S+)')
 
 
 def _primary(root: Path, spec: CorpusSpec) -> tuple[str, object]:
@@ -44,11 +40,6 @@ def _primary(root: Path, spec: CorpusSpec) -> tuple[str, object]:
     seconds, summary = ingest(url, corpus_file(spec), spec.dims)
     print(f"loaded {spec.n:,} chunks on the primary in {seconds:.1f} s: {summary}", flush=True)
     return url, handle
-
-
-def _reads(base: str) -> dict[str, float]:
-    found = READS.findall(httpx.get(base + "/metrics").text)
-    return {database: float(count) for database, count in found}
 
 
 def main() -> None:
@@ -76,9 +67,9 @@ def main() -> None:
             urls = ",".join(s.url("ragsearch") for s in standbys[:count])
             with service(primary, DATABASE_READ_URLS=urls, RAG_EMBEDDER="none") as base:
                 _wrk(base, "/api/rag/search", bodies, 5, 3)  # warm-up
-                before = _reads(base)
+                before = reads_by_database(base)
                 run = _wrk(base, "/api/rag/search", bodies, args.connections, args.seconds)
-                after = _reads(base)
+                after = reads_by_database(base)
                 spread = ", ".join(f"{db} {after[db] - before.get(db, 0):.0f}" for db in after)
                 rows.append([count, run["rps"], run["p50"], run["p99"], run["errors"], spread])
                 print(f"{count} replica(s): {run['rps']:.0f} req/s", flush=True)

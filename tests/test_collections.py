@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import numpy as np
 import pytest
 
-from conftest import READ_KEY, WRITE_KEY, ServiceProcess, start_service
+from conftest import WRITE_KEY, ServiceProcess
 
 DIMS = 384
 RED, BLUE = "tenant-red", "tenant-blue"
@@ -26,27 +25,11 @@ SCOPED_READ_KEY = os.environ.get("RAG_TEST_SCOPED_READ_KEY", "scoped-red-read")
 WEIGHTS = {"w_rec": 0.0, "w_sig": 0.25}  # w_cos 0.75: scores independent of the clock
 
 
-@pytest.fixture(scope="module")
-def service(db_url: str) -> Iterator[ServiceProcess]:
-    external = os.environ.get("RAG_TEST_BASE_URL")
-    if external:
-        yield ServiceProcess(external.rstrip("/"), None, None)
-        return
-    grants = {
-        SCOPED_KEY: {"collections": [RED], "write": True},
-        SCOPED_READ_KEY: {"collections": [RED], "write": False},
-    }
-    service = start_service(
-        {
-            "DATABASE_URL": db_url,
-            "RAG_API_KEYS": WRITE_KEY,
-            "RAG_READ_KEYS": READ_KEY,
-            "RAG_EMBEDDER": "none",
-            "RAG_COLLECTION_KEYS": json.dumps(grants),
-        }
-    )
-    yield service
-    service.stop()
+GRANTS = {
+    SCOPED_KEY: {"collections": [RED], "write": True},
+    SCOPED_READ_KEY: {"collections": [RED], "write": False},
+}
+SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_COLLECTION_KEYS": json.dumps(GRANTS)}
 
 
 def _unit(rng: np.random.Generator) -> np.ndarray:

@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,6 +19,7 @@ import pytest
 from standby import SYSTEM_USER, socket_dir
 
 from conftest import READ_KEY, WRITE_KEY, PgServer, free_port, start_service
+from helpers import until
 
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 SERVER_CONNECTIONS = 2
@@ -61,17 +61,21 @@ def pgbouncer(pg: PgServer, db_url: str) -> Iterator[str]:
         shutil.chown(folder, SYSTEM_USER)
     process = subprocess.Popen([PGBOUNCER, *user, str(config)], stderr=subprocess.DEVNULL)
     url = f"postgresql://postgres@127.0.0.1:{port}/ragsearch"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            psycopg.connect(url, connect_timeout=1).close()
-            break
-        except psycopg.Error:
-            assert time.monotonic() < deadline, (folder / "pgbouncer.log").read_text()
-            time.sleep(0.2)
+    try:
+        until(lambda: _answers(url), 20, "pgbouncer answers", pause=0.2)
+    except TimeoutError:
+        pytest.fail((folder / "pgbouncer.log").read_text())
     yield url
     process.terminate()
     process.wait(10)
+
+
+def _answers(url: str) -> bool:
+    try:
+        psycopg.connect(url, connect_timeout=1).close()
+        return True
+    except psycopg.Error:
+        return False
 
 
 def _pool_stats(pgbouncer: str) -> dict[str, int]:

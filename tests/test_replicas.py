@@ -7,9 +7,7 @@ leaves the rotation (searches go on, on the primary) and returns when it is back
 
 from __future__ import annotations
 
-import re
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,14 +15,14 @@ import httpx
 import numpy as np
 import psycopg
 import pytest
-from standby import Standby
+from standby import Standby, reads_by_database
 
 from app.db.migrate import prepare_database
 from conftest import ServiceProcess, settings_for_tests, start_service, with_database
+from helpers import until
 
 DATABASE = "ragsearch"
 DIMS = 384
-READS = re.compile(r'ragsearch_reads_total\{database="([^"]+)"\} (\S+)')
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +70,7 @@ def _doc(doc_id: str, seed: int) -> dict:
 
 
 def _reads(http: httpx.Client) -> dict[str, float]:
-    found = READS.findall(http.get("/metrics").text)
-    return {database: float(count) for database, count in found}
+    return reads_by_database(str(http.base_url).rstrip("/"))
 
 
 def _finds(http: httpx.Client, doc_id: str, **headers: str) -> bool:
@@ -88,11 +85,9 @@ def _replica_status(http: httpx.Client) -> dict:
     return next(d for d in ready["databases"] if d["name"] == "replica-1")
 
 
-def _until(condition, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
+def _wait_rotation(http: httpx.Client, in_rotation: bool) -> None:
+    until(lambda: _replica_status(http)["in_rotation"] is in_rotation, 20,
+          f"replica-1 in_rotation {in_rotation}")  # fmt: skip
 
 
 def test_writes_go_to_the_primary_and_searches_to_the_replica(http, cluster):
@@ -125,7 +120,7 @@ def test_a_stopped_replica_leaves_the_rotation_and_comes_back(http, cluster):
     try:
         for _ in range(20):  # at once and while the watcher notices: every search answers
             assert _finds(http, "repl-one")
-        _until(lambda: _replica_status(http)["in_rotation"] is False)
+        _wait_rotation(http, False)
         ready = http.get("/readyz").json()
         assert ready["ok"] is True and any("replica-1" in note for note in ready["degraded"])
         before = _reads(http)
@@ -133,7 +128,7 @@ def test_a_stopped_replica_leaves_the_rotation_and_comes_back(http, cluster):
         assert _reads(http)["primary"] == before["primary"] + 1
     finally:
         standby.start()
-    _until(lambda: _replica_status(http)["in_rotation"] is True)
+    _wait_rotation(http, True)
     before = _reads(http)
     assert _finds(http, "repl-one")
     assert _reads(http)["replica-1"] == before["replica-1"] + 1
@@ -145,12 +140,12 @@ def test_a_lagging_replica_leaves_the_rotation_until_it_catches_up(http, cluster
         conn.execute("SELECT pg_wal_replay_pause()")
         try:
             assert http.post("/api/rag/documents", json=_doc("repl-two", 2)).status_code == 200
-            _until(lambda: _replica_status(http)["in_rotation"] is False)
+            _wait_rotation(http, False)
             assert "RAG_MAX_REPLICA_LAG_MS" in _replica_status(http)["error"]
             assert _finds(http, "repl-two")  # served by the primary meanwhile
         finally:
             conn.execute("SELECT pg_wal_replay_resume()")
-    _until(lambda: _replica_status(http)["in_rotation"] is True)
+    _wait_rotation(http, True)
     before = _reads(http)
     assert _finds(http, "repl-two")
     assert _reads(http)["replica-1"] == before["replica-1"] + 1

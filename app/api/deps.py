@@ -40,10 +40,8 @@ async def read_db(request: Request) -> AsyncIterator[AsyncConnection]:
     if wanted == "replica":
         async with replicas.lend() as lent:
             if lent is not None:
-                request.state.database = lent[0]
                 yield lent[1]
                 return
-    request.state.database = PRIMARY
     replicas.reads[PRIMARY] += 1
     async with request.app.state.database.connection() as conn:
         yield conn

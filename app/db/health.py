@@ -33,20 +33,18 @@ def _index_notes(missing: list[dict[str, Any]]) -> list[str]:
     return notes
 
 
-def _databases(database: DatabaseSupervisor, replicas: ReplicaSet, up: bool) -> dict[str, Any]:
-    """Each database with its role (and a replica's lag), and replicas out of rotation."""
-    primary = {"name": PRIMARY, "role": "primary", "at": describe(database.url), "ok": up}
-    listed = [primary, *replicas.status()]
-    out = [f"{r['name']} out of rotation: {r.get('error')}" for r in listed[1:]
-           if not r["in_rotation"]]  # fmt: skip
-    return {"databases": listed, **({"degraded": out} if out else {})}
-
-
 async def readiness(database: DatabaseSupervisor, replicas: ReplicaSet) -> Readiness:
+    """The primary's readiness, every database with its role (and a replica's lag), and
+    replicas out of rotation among the degraded parts."""
     ready = await _primary_readiness(database)
-    found = _databases(database, replicas, ready.ok)
-    notes = ready.body.get("degraded", []) + found.pop("degraded", [])
-    ready.body.update(found, **({"degraded": notes} if notes else {}))
+    primary = {"name": PRIMARY, "role": "primary", "at": describe(database.url), "ok": ready.ok}
+    standbys = replicas.status()
+    ready.body["databases"] = [primary, *standbys]
+    notes = ready.body.get("degraded", []) + [
+        f"{r['name']} out of rotation: {r.get('error')}" for r in standbys if not r["in_rotation"]
+    ]
+    if notes:
+        ready.body["degraded"] = notes
     return ready
 
 

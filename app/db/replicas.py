@@ -15,10 +15,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +27,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from app.db.pool import configure_connection, connection_kwargs
 from app.db.sqlfiles import queries
+from app.errors import is_write_collision
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -51,7 +51,6 @@ class Replica:
     healthy: bool = False
     lag_ms: float | None = None
     error: str = ""
-    since: float = field(default_factory=time.monotonic)  # last change of ``healthy``
     stale_pool: bool = False  # its connections died: a new pool when it is back
 
     def status(self) -> dict[str, Any]:
@@ -66,14 +65,14 @@ class ReplicaSet:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.replicas = [
-            Replica(f"replica-{n}", url, self._pool(url, n))
+            Replica(f"replica-{n}", url, self._pool(url, f"replica-{n}"))
             for n, url in enumerate(settings.database_read_urls, start=1)
         ]
         self._turn = itertools.count()
         self._task: asyncio.Task[None] | None = None
         self.reads: dict[str, int] = {PRIMARY: 0, **{r.name: 0 for r in self.replicas}}
 
-    def _pool(self, url: str, n: int) -> AsyncConnectionPool:
+    def _pool(self, url: str, name: str) -> AsyncConnectionPool:
         return AsyncConnectionPool(
             conninfo=url,
             min_size=1,
@@ -83,7 +82,7 @@ class ReplicaSet:
             check=AsyncConnectionPool.check_connection,
             configure=configure_connection,
             kwargs=connection_kwargs(self.settings),
-            name=f"ragsearch-replica-{n}",
+            name=f"ragsearch-{name}",
         )
 
     async def start(self) -> None:
@@ -129,14 +128,14 @@ class ReplicaSet:
     async def _renew_pool(self, replica: Replica) -> None:
         """A fresh pool for a replica that came back (the old one holds dead connections
         and backs off reconnecting)."""
-        old, replica.pool = replica.pool, self._pool(replica.url, self.replicas.index(replica) + 1)
+        old, replica.pool = replica.pool, self._pool(replica.url, replica.name)
         replica.stale_pool = False
         await replica.pool.open(wait=False)
         await old.close(timeout=1)
 
     def _set(self, replica: Replica, healthy: bool) -> None:
         if healthy != replica.healthy:
-            replica.healthy, replica.since = healthy, time.monotonic()
+            replica.healthy = healthy
             if healthy:
                 log.info("%s (%s) is back in rotation", replica.name, describe(replica.url))
             else:
@@ -168,7 +167,7 @@ class ReplicaSet:
             self.reads[replica.name] += 1
             yield replica.name, conn
         except psycopg.OperationalError as error:
-            if not (error.sqlstate or "").startswith("40"):  # the replica, not the query
+            if not is_write_collision(error):  # the replica failed, not the transaction
                 replica.error = f"failed during a read ({type(error).__name__})"
                 replica.stale_pool = True
                 self._set(replica, False)
