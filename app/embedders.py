@@ -84,6 +84,15 @@ def query_embedder(settings: Settings) -> Embedder | None:
     return load_local_embedder()
 
 
+def query_embedder_name(settings: Settings) -> str | None:
+    """The model that embeds query text on this server, or None (looked up, not loaded)."""
+    if settings.default_dims != MiniLMEmbedder.dims or settings.embedder == "none":
+        return None
+    if settings.embedder == "auto" and not local_model_available():
+        return None
+    return MiniLMEmbedder.name
+
+
 async def embed_query(settings: Settings, text: str) -> np.ndarray | None:
     """The text's vector in the default space, or None without an embedder."""
     embedder = await asyncio.to_thread(query_embedder, settings)

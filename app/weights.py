@@ -42,6 +42,7 @@ from app.errors import BadRequest
 CUSTOM = "custom"
 AUTO = "auto"  # classify the query text (app/classify.py)
 CUSTOM_TOLERANCE = 0.01
+DISPLAY_DIGITS = 9  # weights in answers: float noise of products and sums removed
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,12 @@ class BlendWeights:
         return self.w_lex or 0.0
 
     def as_dict(self) -> dict[str, float]:
+        """The weights as answered: rounded, so that 0.6 * 0.4 reads 0.24, not
+        0.24000000000000002 (the ranking uses the unrounded values)."""
         weights = {"w_cos": self.w_cos, "w_rec": self.w_rec, "w_sig": self.w_sig}
         if self.w_lex is not None:
             weights["w_lex"] = self.w_lex
-        return weights
+        return {name: round(value, DISPLAY_DIGITS) for name, value in weights.items()}
 
 
 @dataclass(frozen=True)

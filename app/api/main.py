@@ -5,21 +5,19 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Match
-from starlette.staticfiles import StaticFiles
 
 from app import __version__
 from app.api.examples import request_examples
 from app.api.guard import LoopbackOnly
 from app.api.openapi import install_openapi
+from app.api.pages import install_pages
 from app.api.params import PARAMETER_RULES
 from app.api.responses import ORJSONResponse
 from app.api.routes import (
@@ -57,21 +55,10 @@ from app.validation import field_path
 
 log = logging.getLogger("ragsearch")
 
-# A magnifier over three bars: ranked results.
-FAVICON = (
-    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
-    b'<rect width="32" height="32" rx="6" fill="#1f4e79"/>'
-    b'<rect x="5" y="7" width="14" height="3" rx="1.5" fill="#fff"/>'
-    b'<rect x="5" y="13" width="10" height="3" rx="1.5" fill="#fff" opacity=".8"/>'
-    b'<rect x="5" y="19" width="6" height="3" rx="1.5" fill="#fff" opacity=".6"/>'
-    b'<circle cx="21" cy="19" r="5" fill="none" stroke="#ffd166" stroke-width="2.5"/>'
-    b'<path d="M24.5 22.5l3.5 3.5" stroke="#ffd166" stroke-width="2.5" stroke-linecap="round"/>'
-    b"</svg>"
-)
-
 DESCRIPTION = """
 Weighted retrieval for RAG: the top-k chunks by
-`score = w_cos·sem + w_rec·rec + w_sig·sig`, computed inside PostgreSQL + pgvector.
+`score = w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig` (similarity, keywords, recency,
+signal), computed inside PostgreSQL + pgvector.
 Send `Authorization: Bearer <key>` when keys are configured.
 """
 
@@ -141,29 +128,6 @@ def register_error_handlers(app: FastAPI) -> None:
         return _error_response(InternalError(type(error).__name__))
 
 
-def _web_page(app: FastAPI) -> None:
-    """The search page: index.html at /, its files under /assets (routes of their own,
-    so that unknown methods on /api paths get 405 with Allow, not the file server's)."""
-    static = Path(str(files("app.static"))) / "web-page"
-    index = static / "index.html"
-    if (static / "assets").is_dir():
-        app.mount("/assets", StaticFiles(directory=static / "assets"), name="assets")
-
-    @app.get("/", include_in_schema=False)
-    async def page() -> Response:
-        if index.exists():
-            return FileResponse(index)
-        return HTMLResponse(
-            "<h1>ragsearch</h1><p>The search page is not built (run <code>make web</code>). "
-            'The API is documented at <a href="/docs">/docs</a>.</p>'
-        )
-
-    @app.get("/favicon.svg", include_in_schema=False)
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> Response:
-        return Response(FAVICON, media_type="image/svg+xml")
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="ragsearch",
@@ -171,6 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         default_response_class=ORJSONResponse,
+        docs_url=None,  # served by app/api/pages.py from bundled files
+        redoc_url=None,
     )
     settings = settings or get_settings()
     app.state.settings = settings
@@ -199,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ],
         request_examples(settings),
     )
-    _web_page(app)
+    install_pages(app)
     _observe(app, settings)
     return app
 

@@ -421,6 +421,10 @@ class ExampleQuery(Strict):
 class ExamplesResponse(Ok):
     space: str
     is_default_space: bool
+    embedder: str | None = Field(
+        description="The model that embeds query text on the server (typed questions get "
+        "vectors), or null: query text is then searched by keywords only."
+    )
     queries: list[ExampleQuery]
 
 

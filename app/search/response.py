@@ -13,6 +13,7 @@ from typing import Any
 from app.search.plan import SearchPlan
 from app.search.request import SearchRequest
 from app.search.store import Ranking
+from app.weights import DISPLAY_DIGITS
 
 ROW_FIELDS = (
     "chunk_id", "doc_id", "src", "chunk", "model", "score",
@@ -62,7 +63,8 @@ def explain_row(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
 
 
 def weights_applied(plan: SearchPlan) -> dict[str, Any]:
-    return {**plan.weights.as_dict(), "space_weights": dict(plan.space_weights)}
+    space_weights = {name: round(w, DISPLAY_DIGITS) for name, w in plan.space_weights.items()}
+    return {**plan.weights.as_dict(), "space_weights": space_weights}
 
 
 def response_row(row: dict[str, Any], plan: SearchPlan, request: SearchRequest) -> dict[str, Any]:

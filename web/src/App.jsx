@@ -1,193 +1,165 @@
 import { useEffect, useState } from "react";
-import {
-  RECENCY_FUNCTIONS,
-  buildSearchBody,
-  chunkVector,
-  examples,
-  search,
-} from "./api.js";
+import { BlendControls, FilterControls, ResultControls } from "./components/Controls.jsx";
+import { KeyField, SearchBox } from "./components/Header.jsx";
+import { Pager } from "./components/Pager.jsx";
+import { Legend, Results } from "./components/Results.jsx";
+import { Summary } from "./components/Summary.jsx";
+import { WhyNot } from "./components/WhyNot.jsx";
+import { explain, thumbsUp } from "./lib/api.js";
+import { hasQuery, stateFromUrl, urlFromState } from "./lib/query.js";
+import { KEY_STORAGE, loadServerInfo, modeHint } from "./lib/session.js";
+import { queryTerms } from "./lib/text.js";
+import { useSearch } from "./lib/useSearch.js";
 
-const INITIAL_FORM = {
-  k: 5,
-  wCos: 0.8,
-  wRec: 0.1,
-  wSig: 0.1,
-  recency: "inverse",
-  recencyDays: 30,
-  srcPrefix: "",
-  docIds: "",
-  tagsAny: "",
-};
+const RERUN_DELAY_MS = 300;
 
-function Slider({ label, value, onChange }) {
-  return (
-    <label className="slider">
-      <span>
-        {label} <b>{Number(value).toFixed(2)}</b>
-      </span>
-      <input
-        type="range"
-        min="0"
-        max="1"
-        step="0.05"
-        value={value}
-        aria-label={label}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </label>
-  );
-}
-
-export function Results({ response, onMoreLikeThis }) {
-  if (!response) return null;
-  const { weights, rows, query_metadata: meta } = response;
-  return (
-    <section>
-      <p className="meta">
-        weights used: cos {weights.w_cos.toFixed(2)} · rec {weights.w_rec.toFixed(2)} · sig{" "}
-        {weights.w_sig.toFixed(2)} — {meta.strategy}, {meta.exact ? "exact" : "approximate"},{" "}
-        {meta.candidates_scanned} candidates, {meta.search_time_ms} ms
-      </p>
-      {rows.length === 0 && <p>No chunk passes the filters.</p>}
-      <ol className="rows">
-        {rows.map((row) => (
-          <li key={row.chunk_id}>
-            <div className="row-head">
-              <span className="score">{row.score.toFixed(4)}</span>
-              <a href={row.src} target="_blank" rel="noreferrer">
-                {row.doc_id}
-              </a>
-              <span className="dim">
-                cos dist {row.cos_dist === null ? "–" : row.cos_dist.toFixed(3)} ·{" "}
-                {row.days_old.toFixed(1)} days old · scale {row.scale}
-              </span>
-              <button type="button" onClick={() => onMoreLikeThis(row)}>
-                more like this
-              </button>
-            </div>
-            <p>{row.chunk}</p>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
+function useWhyNot(apiKey, result) {
+  const [chunkId, setChunkId] = useState("");
+  const [answer, setAnswer] = useState(null);
+  const [error, setError] = useState("");
+  async function ask(id) {
+    setChunkId(id);
+    setError("");
+    setAnswer(null);
+    if (!result) return setError("Search first: the chunk is explained for the current search.");
+    try {
+      setAnswer(await explain({ ...result.body, chunk_id: id }, apiKey));
+    } catch (caught) {
+      setError(caught.message);
+    }
+  }
+  return { chunkId, setChunkId, answer, error, ask };
 }
 
 export default function App() {
-  const [form, setForm] = useState(INITIAL_FORM);
-  const [apiKey, setApiKey] = useState(() => localStorage.getItem("ragsearch.key") || "");
-  const [samples, setSamples] = useState([]);
-  const [sampleSpace, setSampleSpace] = useState(null);
-  const [sample, setSample] = useState(0);
-  const [response, setResponse] = useState(null);
-  const [error, setError] = useState("");
-  const set = (name) => (value) => setForm((f) => ({ ...f, [name]: value }));
+  const [state, setState] = useState(() => stateFromUrl(window.location.search));
+  const [apiKey, setApiKey] = useState(() => sessionStorage.getItem(KEY_STORAGE) || "");
+  const [info, setInfo] = useState(null);
+  const [infoError, setInfoError] = useState(null);
+  const [rerun, setRerun] = useState(0);
+  const { result, error, loading, run, setError } = useSearch();
+  const whyNot = useWhyNot(apiKey, result);
+
+  function go(next, key = apiKey, server = info) {
+    if (!hasQuery(next) || !server) return;
+    window.history.replaceState(null, "", urlFromState(next) || window.location.pathname);
+    run(next, { ...server, apiKey: key });
+  }
+
+  function update(patch) {
+    setState((current) => ({ ...current, offset: 0, ...patch }));
+    setRerun((n) => n + 1);
+  }
 
   useEffect(() => {
-    localStorage.setItem("ragsearch.key", apiKey);
-    examples(apiKey)
-      .then((data) => {
-        setSamples(data.queries);
-        setSampleSpace(data.is_default_space ? null : data.space);
+    loadServerInfo(apiKey)
+      .then((loaded) => {
+        setInfo(loaded);
+        setInfoError(null);
+        go(state, apiKey, loaded);
       })
-      .catch((e) => setError(e.message));
+      .catch(setInfoError);
   }, [apiKey]);
 
-  async function run(vector, space) {
-    setError("");
-    try {
-      setResponse(await search(buildSearchBody(form, vector, space), apiKey));
-    } catch (e) {
-      setError(e.message);
-    }
+  useEffect(() => {
+    if (!rerun || (!result && !error)) return undefined;
+    const timer = setTimeout(() => go(state), RERUN_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [rerun]);
+
+  function applyKey(key) {
+    sessionStorage.setItem(KEY_STORAGE, key);
+    setError(null);
+    setApiKey(key);
   }
 
-  async function moreLikeThis(row) {
-    try {
-      const { space, vector } = await chunkVector(row.doc_id, row.chunk_id, apiKey);
-      await run(vector, space);
-    } catch (e) {
-      setError(e.message);
-    }
-  }
+  const actions = {
+    moreLikeThis: (row) => {
+      const next = { ...state, likeDoc: row.doc_id, likeChunk: row.chunk_id, offset: 0 };
+      setState(next);
+      go(next);
+    },
+    whyNot: (chunkId) => {
+      whyNot.ask(chunkId);
+      document.getElementById("whynot-title")?.scrollIntoView({ behavior: "smooth" });
+    },
+    thumbsUp: async (row) => {
+      try {
+        await thumbsUp(row.chunk_id, state.collection, apiKey);
+        go(state);
+        return true;
+      } catch (caught) {
+        setError(caught);
+        return false;
+      }
+    },
+  };
 
+  const shownError = error || infoError;
+  const keyNeeded = shownError && [401, 403].includes(shownError.status);
+  const liking = state.likeDoc && state.likeChunk;
   return (
-    <main>
-      <h1>ragsearch</h1>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (samples[sample]) run(samples[sample].embedding, sampleSpace);
-        }}
-      >
-        <label>
-          Question
-          <select value={sample} onChange={(e) => setSample(Number(e.target.value))}>
-            {samples.map((q, i) => (
-              <option key={q.text} value={i}>
-                {q.text}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="weights">
-          <Slider label="w_cos" value={form.wCos} onChange={set("wCos")} />
-          <Slider label="w_rec" value={form.wRec} onChange={set("wRec")} />
-          <Slider label="w_sig" value={form.wSig} onChange={set("wSig")} />
-        </div>
-        <div className="options">
-          <label>
-            k
-            <input type="number" min="1" max="50" value={form.k} onChange={(e) => set("k")(e.target.value)} />
-          </label>
-          <label>
-            recency
-            <select value={form.recency} onChange={(e) => set("recency")(e.target.value)}>
-              {RECENCY_FUNCTIONS.map((f) => (
-                <option key={f}>{f}</option>
-              ))}
-            </select>
-          </label>
-          {form.recency !== "inverse" && (
-            <label>
-              {form.recency === "exponential" ? "half-life (days)" : "scale (days)"}
-              <input
-                type="number"
-                min="0.1"
-                step="any"
-                value={form.recencyDays}
-                onChange={(e) => set("recencyDays")(e.target.value)}
-              />
-            </label>
+    <>
+      <header className="top">
+        <h1>
+          <img src="/favicon.svg" alt="" width="28" height="28" /> ragsearch
+        </h1>
+        <KeyField apiKey={apiKey} onApply={applyKey} needed={keyNeeded} />
+      </header>
+      <div className="layout">
+        <section className="content">
+          <SearchBox
+            value={state.q}
+            onChange={(q) => setState((s) => ({ ...s, q, likeDoc: "", likeChunk: "", offset: 0 }))}
+            onSubmit={() => go(state)}
+            samples={info ? info.samples : []}
+            hint={modeHint(info)}
+            loading={loading}
+          />
+          {liking && (
+            <p className="banner" data-testid="like-banner">
+              More like <b>{state.likeChunk}</b> of {state.likeDoc} (the chunk itself left out).{" "}
+              <button type="button" className="link" onClick={() => update({ likeDoc: "", likeChunk: "" })}>
+                back to the question
+              </button>
+            </p>
           )}
-          <label>
-            src prefix
-            <input value={form.srcPrefix} onChange={(e) => set("srcPrefix")(e.target.value)} />
-          </label>
-          <label>
-            doc ids
-            <input value={form.docIds} onChange={(e) => set("docIds")(e.target.value)} />
-          </label>
-          <label>
-            tags (any)
-            <input value={form.tagsAny} onChange={(e) => set("tagsAny")(e.target.value)} />
-          </label>
-          <label>
-            API key
-            <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
-          </label>
-        </div>
-        <button type="submit">Search</button>
-      </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <Results response={response} onMoreLikeThis={moreLikeThis} />
+          {shownError && (
+            <p className="error" role="alert">
+              {shownError.message}
+              {keyNeeded && " — enter an API key above."}
+            </p>
+          )}
+          {result && !shownError && (
+            <div className={loading ? "answer loading" : "answer"} aria-busy={loading}>
+              <Summary result={result} apiKey={apiKey} />
+              <Legend />
+              <Results
+                rows={result.response.rows}
+                offset={result.state.offset}
+                terms={queryTerms(result.mode === "vector" ? "" : result.state.q)}
+                actions={actions}
+              />
+              <Pager offset={result.state.offset} k={result.state.k} rows={result.response.rows.length} onPage={(offset) => update({ offset })} />
+            </div>
+          )}
+          <WhyNot {...whyNot} onExplain={whyNot.ask} />
+        </section>
+        <aside className="controls" aria-label="Search options">
+          <BlendControls
+            state={state}
+            update={update}
+            weights={result?.response.weights}
+            profiles={info ? info.profiles : []}
+            mode={result?.mode}
+          />
+          <ResultControls state={state} update={update} />
+          <FilterControls state={state} update={update} collections={info ? info.collections : []} />
+        </aside>
+      </div>
       <footer>
-        <a href="/docs">API documentation</a>
+        <a href="/docs">API documentation</a> · <a href="/redoc">ReDoc</a>
       </footer>
-    </main>
+    </>
   );
 }

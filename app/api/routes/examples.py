@@ -1,5 +1,5 @@
-"""GET /api/rag/examples: sample questions with their all-MiniLM-L6-v2 vectors, for the
-search page and for trying the API without an embedding model."""
+"""GET /api/rag/examples: sample questions with their all-MiniLM-L6-v2 vectors, and the
+server's query embedder, for the search page and for trying the API without a model."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from app.api.openapi import ACCESS, errors
 from app.api.schemas import ExamplesResponse
 from app.auth import Scope
 from app.demo import demo_queries, demo_space_name
+from app.embedders import query_embedder_name
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag", tags=["search"])
@@ -34,5 +35,6 @@ async def examples(
         "ok": True,
         "space": space,
         "is_default_space": space == settings.default_space,
+        "embedder": query_embedder_name(settings),
         "queries": demo_queries(),
     }
