@@ -16,10 +16,10 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
-from standby import SYSTEM_USER, socket_dir
 
 from conftest import READ_KEY, WRITE_KEY, PgServer, free_port, start_service
 from helpers import until
+from standby import SYSTEM_USER, socket_dir
 
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 SERVER_CONNECTIONS = 2

@@ -15,11 +15,11 @@ import httpx
 import numpy as np
 import psycopg
 import pytest
-from standby import Standby, reads_by_database
 
 from app.db.migrate import prepare_database
 from conftest import ServiceProcess, settings_for_tests, start_service, with_database
 from helpers import until
+from standby import Standby, reads_by_database
 
 DATABASE = "ragsearch"
 DIMS = 384

@@ -37,9 +37,13 @@ export function CopyCurl({ body, apiKey }) {
   );
 }
 
-export function Classification({ classification }) {
+// The class `auto` chose, and the split of the relevance weight the search really used
+// (keywords take it all when the query has no vector).
+export function Classification({ classification, weights }) {
   if (!classification) return null;
-  const { class: name, confidence, reason, vector_share: vectors } = classification;
+  const { class: name, confidence, reason } = classification;
+  const relevance = weights.w_cos + (weights.w_lex ?? 0);
+  const vectors = relevance > 0 ? weights.w_cos / relevance : 0;
   return (
     <p className="classification" data-testid="classification">
       <b>auto</b> read this as <b>{name}</b> ({percent(confidence)} sure: {reason}), so vectors get{" "}
@@ -68,7 +72,7 @@ export function Summary({ result, apiKey }) {
         </span>
       </p>
       <p className="dim">weights {weights}</p>
-      <Classification classification={response.classification} />
+      <Classification classification={response.classification} weights={response.weights} />
       <CopyCurl body={body} apiKey={apiKey} />
     </div>
   );

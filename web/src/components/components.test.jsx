@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ScoreBar } from "./Results.jsx";
+import { Classification } from "./Summary.jsx";
 import { explanationText } from "./WhyNot.jsx";
 
 describe("ScoreBar", () => {
@@ -39,5 +40,16 @@ describe("why-not in words", () => {
   it("says by how much a chunk was outscored", () => {
     const text = explanationText({ stage: "outscored", rank: 67, score: 0.196, kth_score: 0.417, short_by: 0.221 });
     expect(text).toBe("Outscored: it ranks 67 with 0.196; the last row shown scores 0.417 (short by 0.221).");
+  });
+});
+
+describe("Classification", () => {
+  it("states the split the search used, not only the class's suggestion", () => {
+    const classification = { class: "general", confidence: 0.5, reason: "no rule matched", vector_share: 0.5 };
+    const { container } = render(
+      <Classification classification={classification} weights={{ w_cos: 0, w_lex: 0.8 }} />,
+    );
+    expect(container.textContent).toContain("read this as general (50% sure: no rule matched)");
+    expect(container.textContent).toContain("vectors get 0% and keywords 100%");
   });
 });
