@@ -15,7 +15,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     RAG_HOST=0.0.0.0 RAG_PORT=8000 RAG_DATA_DIR=/data/pgdata
 RUN useradd --create-home --uid 10001 ragsearch && mkdir -p /data && chown ragsearch /data
 WORKDIR /srv/ragsearch
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY app/ app/
 COPY sql/ sql/
 COPY migrations/ migrations/

@@ -3,14 +3,17 @@
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
-WEB_SOURCES := $(wildcard web/src/*) web/index.html web/vite.config.js
+TORCH_VERSION := 2.13.0
+WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js
 
 .PHONY: demo test install web lint compose-check system-packages bench-latency clean
 
+# The CPU build of torch first, so that the embed extra (the query embedder) pulls no CUDA build.
 $(BIN)/ragsearch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet torch==$(TORCH_VERSION)
+	$(BIN)/pip install --quiet -e '.[test,embed]'
 	@touch $@
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
@@ -23,20 +26,23 @@ install: $(BIN)/ragsearch app/static/web-page/index.html
 
 web: app/static/web-page/index.html
 
+# The demo embeds typed questions with the packaged all-MiniLM-L6-v2 (the embed extra).
 demo: install
-	$(BIN)/ragsearch serve --demo
+	RAG_EMBEDDER=local $(BIN)/ragsearch serve --demo
 
 lint: $(BIN)/ragsearch
 	$(BIN)/ruff check app tests bench migrations
 	$(BIN)/ruff format --check app tests bench migrations
 
-# Debian packages the tests use: pgbouncer (the transaction-mode test) and a compose
-# command (the compose file check); installed with apt-get when missing.
+# Debian packages the tests use: pgbouncer (the transaction-mode test), a compose command
+# (the compose file check) and Chromium (the page's browser tests); installed with
+# apt-get when missing.
 system-packages:
 	@missing=""; \
 	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
 	docker compose version >/dev/null 2>&1 || command -v docker-compose >/dev/null \
 		|| missing="$$missing docker-compose"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$sudo apt-get update -qq && \
@@ -50,7 +56,7 @@ compose-check: system-packages
 	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer config -q \
 		&& echo "docker-compose.yml and its profiles are valid"
 
-test: install lint compose-check
+test: install lint system-packages compose-check
 	cd web && npm test
 	$(BIN)/pytest
 

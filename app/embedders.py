@@ -62,9 +62,24 @@ def local_model_available() -> bool:
     )
 
 
+_loading = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def load_local_embedder() -> MiniLMEmbedder:
+def _local_embedder() -> MiniLMEmbedder:
     return MiniLMEmbedder()
+
+
+def load_local_embedder() -> MiniLMEmbedder:
+    with _loading:  # one load, however many requests arrive while it runs
+        return _local_embedder()
+
+
+async def warm_up(settings: Settings) -> None:
+    """Load the query embedder now (seconds: torch and the model) rather than in the first
+    search that needs it."""
+    if query_embedder_name(settings) is not None:
+        await asyncio.to_thread(query_embedder, settings)
 
 
 def query_embedder(settings: Settings) -> Embedder | None:

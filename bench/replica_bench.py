@@ -22,11 +22,10 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from standby import Standby, reads_by_database  # noqa: E402
-
 from bench.common import corpus_file, ingest, migrate, print_table, service, with_database  # noqa: E402
 from bench.corpus import CorpusSpec, query_vectors  # noqa: E402
 from bench.search_bench import _wrk  # noqa: E402
+from standby import Standby, reads_by_database  # noqa: E402
 
 
 def _primary(root: Path, spec: CorpusSpec) -> tuple[str, object]:

@@ -47,6 +47,7 @@ def settings_for_tests(**overrides: object) -> Settings:
         "pg_maintenance_work_mem": "256MB",
         "api_keys": [],
         "read_keys": [],
+        "embedder": "none",
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -136,7 +137,9 @@ def start_service(env_overrides: dict[str, str], timeout: float = 90) -> Service
     """Run ``ragsearch serve`` as a real process and wait until /readyz says ready."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_") and k != "DATABASE_URL"}
-    env.update({"RAG_PORT": str(port), "RAG_LOG_LEVEL": "warning"})
+    # No query embedder unless a test asks for one (RAG_EMBEDDER=local): the test install
+    # has the model, and `auto` would load it into every service.
+    env.update({"RAG_PORT": str(port), "RAG_LOG_LEVEL": "warning", "RAG_EMBEDDER": "none"})
     env.update(env_overrides)
     log_path = Path(tempfile.mkstemp(prefix="ragsearch-serve-", suffix=".log")[1])
     with log_path.open("wb") as log_file:

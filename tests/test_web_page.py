@@ -32,6 +32,16 @@ def open_demo(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture(scope="module")
+def embedding_demo(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
+    """`make demo`: the demo corpus and the packaged all-MiniLM-L6-v2 for query text."""
+    url = pg.create_database()
+    service = start_service({"DATABASE_URL": url, "RAG_DEMO": "true", "RAG_EMBEDDER": "local"})
+    yield service
+    service.stop()
+    pg.drop_database(url)
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     assert (PAGE / "index.html").exists(), "the page is not built: run make web"
     with chromium() as launched:
@@ -80,7 +90,26 @@ def test_typed_question_is_searched_by_keywords_and_marked(watched, open_demo):
     marked = {text.lower() for text in page.locator(".result mark").all_inner_texts()}
     assert {"csv", "dialect"} <= marked
     expect(page.locator(".result .bar span").first).to_be_visible()
-    watched.screenshot("search-page-1280.png")
+    watched.screenshot("search-page-keywords-1280.png")
+
+
+def test_any_typed_question_gets_vectors_where_the_server_embeds(browser, embedding_demo):
+    watched = open_page(browser, embedding_demo.base_url)
+    page = watched.page
+    page.goto(embedding_demo.base_url + "/")
+    expect(page.get_by_test_id("mode-hint")).to_contain_text("embedded on the server")
+    expect(page.get_by_test_id("mode-hint")).to_contain_text("all-MiniLM-L6-v2")
+    page.fill("#q", "turn a Python dict into a JSON string")
+    page.press("#q", "Enter")
+    expect(page.locator(".result").first).to_be_visible(timeout=120_000)
+    expect(page.get_by_test_id("summary")).to_contain_text("keywords + vectors")
+    semantic = page.locator(".result").first.locator('.bar span[data-component="sem"]')
+    expect(semantic).to_be_visible()
+    assert any(row.startswith("python-json-") for row in row_ids(page)[:3])
+    page.wait_for_timeout(300)  # the bars' fade-in
+    watched.screenshot("search-page-1280.png")  # the README's picture
+    watched.context.close()
+    assert watched.errors == []
 
 
 def test_keyword_balance_changes_the_order(watched, open_demo):

@@ -36,6 +36,7 @@ from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
+from app.embedders import warm_up
 from app.errors import BadRequest, InternalError, RagError, Unavailable
 from app.ingest.models import DocumentIn
 from app.observe.logs import configure_logging
@@ -76,6 +77,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if settings.demo:
         async with database.connection() as conn:
             await load_demo(conn, settings)
+    await warm_up(settings)  # ready means the first search does not wait for the model
     try:
         yield
     finally:
