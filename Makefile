@@ -33,6 +33,7 @@ demo: install
 lint: $(BIN)/ragsearch
 	$(BIN)/ruff check app tests bench migrations
 	$(BIN)/ruff format --check app tests bench migrations
+	$(BIN)/mypy
 
 # Debian packages the tests use: pgbouncer (the transaction-mode test), a compose command
 # (the compose file check) and Chromium (the page's browser tests); installed with

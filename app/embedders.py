@@ -114,4 +114,5 @@ async def embed_query(settings: Settings, text: str) -> np.ndarray | None:
     if embedder is None:
         return None
     vectors = await asyncio.to_thread(embedder.embed, [text])
-    return vectors[0]
+    vector: np.ndarray = vectors[0]
+    return vector

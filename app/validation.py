@@ -163,11 +163,11 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
     if message.startswith("Value error, "):  # our own validators name the rule exactly
         rule = message[len("Value error, ") :]
         return f"{path} {rule}" if rule.startswith("must") else f"{path}: {rule}"
-    rule = rules.get(str(loc[0])) if loc else None
-    if callable(rule):
-        return rule(path)
-    if rule:
-        return rule
+    named = rules.get(str(loc[0])) if loc else None
+    if callable(named):
+        return named(path)
+    if named:
+        return named
     return f"{path}: {message}"
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
+from starlette.types import Scope
 
 from app import __version__
 from app.api.examples import request_examples
@@ -90,7 +90,7 @@ def _error_response(error: RagError) -> ORJSONResponse:
     return ORJSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
-def _methods_of(app: FastAPI, scope: dict[str, Any]) -> set[str]:
+def _methods_of(app: FastAPI, scope: Scope) -> set[str]:
     methods: set[str] = set()
     for route in app.router.routes:
         match, _ = route.matches({**scope, "method": "GET"})

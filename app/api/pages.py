@@ -30,6 +30,8 @@ NOT_BUILT = (
     "<h1>ragsearch</h1><p>The search page is not built (run <code>make web</code>). "
     'The API is documented at <a href="/docs">/docs</a>.</p>'
 )
+SWAGGER_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5"
+REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles"
 SWAGGER_PARAMETERS = {"persistAuthorization": True, "tryItOutEnabled": True}
 
 
@@ -60,9 +62,8 @@ def _search_page(app: FastAPI) -> None:
 def _api_docs(app: FastAPI, offline: bool) -> None:
     """Swagger UI and ReDoc from the bundled files; from their CDN only in a checkout
     whose page was never built."""
-    swagger = {"swagger_js_url": "/api-docs/swagger-ui-bundle.js",
-               "swagger_css_url": "/api-docs/swagger-ui.css"} if offline else {}  # fmt: skip
-    redoc = {"redoc_js_url": "/api-docs/redoc.standalone.js"} if offline else {}
+    swagger = "/api-docs" if offline else SWAGGER_CDN
+    redoc = "/api-docs" if offline else REDOC_CDN
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> Response:
@@ -71,7 +72,8 @@ def _api_docs(app: FastAPI, offline: bool) -> None:
             title=f"{app.title} API",
             swagger_favicon_url="/favicon.svg",
             swagger_ui_parameters=SWAGGER_PARAMETERS,
-            **swagger,
+            swagger_js_url=f"{swagger}/swagger-ui-bundle.js",
+            swagger_css_url=f"{swagger}/swagger-ui.css",
         )
 
     @app.get("/redoc", include_in_schema=False)
@@ -81,5 +83,5 @@ def _api_docs(app: FastAPI, offline: bool) -> None:
             title=f"{app.title} API",
             redoc_favicon_url="/favicon.svg",
             with_google_fonts=False,
-            **redoc,
+            redoc_js_url=f"{redoc}/redoc.standalone.js",
         )

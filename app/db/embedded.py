@@ -59,7 +59,7 @@ class EmbeddedPostgres:
         return self.url()
 
     def url(self, database: str = DATABASE_NAME) -> str:
-        return self._server.get_uri(database=database)
+        return str(self._server.get_uri(database=database))
 
     def ensure_running(self) -> str:
         """Start the server again if its postmaster is gone (crash recovery runs first);

@@ -75,4 +75,4 @@ def vector_table(space_id: int) -> sql.Identifier:
 
 def with_table(statement: str, space_id: int) -> sql.Composed:
     """A named statement whose ``{table}`` is a space's vector table."""
-    return sql.SQL(statement).format(table=vector_table(space_id))  # type: ignore[arg-type]
+    return sql.SQL(statement).format(table=vector_table(space_id))

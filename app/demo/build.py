@@ -18,6 +18,7 @@ import random
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from app.embedders import load_local_embedder
 
@@ -171,7 +172,7 @@ def _module_texts(name: str) -> list[str]:
     return _pack(texts)[:MAX_CHUNKS_PER_MODULE]
 
 
-def build_documents(rng: random.Random) -> list[dict]:
+def build_documents(rng: random.Random) -> list[dict[str, Any]]:
     documents = []
     for name in MODULES:
         chunks = _module_texts(name)

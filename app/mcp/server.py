@@ -234,7 +234,7 @@ async def weight_profiles(backend: Backend, name: Any) -> dict[str, Any]:
 
 def _number(description: str) -> Any:
     """A number argument as the schema shows it; read leniently by the tool itself."""
-    return Annotated[Any, Field(description=description, json_schema_extra={"type": "number"})]
+    return Field(description=description, json_schema_extra={"type": "number"})
 
 
 VectorArg = Annotated[
@@ -245,15 +245,18 @@ VectorArg = Annotated[
         json_schema_extra={"type": ["array", "string"], "items": {"type": "number"}},
     ),
 ]
-KArg = _number("How many rows, 1..50 (default 5; clamped into range).")
-TopKArg = _number("How many results, 1..50 (default 10; clamped into range).")
-RecencyArg = _number("Recency weight in [0,1] (default 0.1).")
-SignalArg = _number("Signal (usefulness) weight in [0,1] (default 0.1).")
-DiversityArg = _number(
-    "0..1: 0 ranks by score alone (default); higher values prefer rows unlike the ones "
-    "already chosen (maximal marginal relevance)."
-)
-MinSimilarityArg = _number("Drop results whose cosine similarity is lower (0..1).")
+KArg = Annotated[Any, _number("How many rows, 1..50 (default 5; clamped into range).")]
+TopKArg = Annotated[Any, _number("How many results, 1..50 (default 10; clamped into range).")]
+RecencyArg = Annotated[Any, _number("Recency weight in [0,1] (default 0.1).")]
+SignalArg = Annotated[Any, _number("Signal (usefulness) weight in [0,1] (default 0.1).")]
+DiversityArg = Annotated[
+    Any,
+    _number(
+        "0..1: 0 ranks by score alone (default); higher values prefer rows unlike the ones "
+        "already chosen (maximal marginal relevance)."
+    ),
+]
+MinSimilarityArg = Annotated[Any, _number("Drop results whose cosine similarity is lower (0..1).")]
 CollectionArg = Annotated[
     str | None,
     Field(description="The collection to search (default: default)."),
@@ -283,7 +286,8 @@ def build_server(settings: Settings) -> MCPServer:
 
     async def guarded(call: Any) -> dict[str, Any]:
         try:
-            return await call
+            result: dict[str, Any] = await call
+            return result
         except Exception as error:
             raise tool_error(error) from error
 

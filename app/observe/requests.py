@@ -25,7 +25,7 @@ UNMATCHED = "unmatched"  # the route label of a path no route serves (keeps labe
 def request_id(scope: Scope) -> str:
     for name, value in scope.get("headers", ()):
         if name == b"x-request-id":
-            text = value.decode("latin-1")
+            text = bytes(value).decode("latin-1")
             if REQUEST_ID.fullmatch(text):
                 return text
     return uuid.uuid4().hex

@@ -14,7 +14,15 @@ from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound, invalid_space
 from app.ingest.store import load_spaces
 from app.settings import Settings
-from app.validation import Name, Text, VectorInput, as_vector, named_vectors, parse_model
+from app.validation import (
+    Name,
+    RuleMessages,
+    Text,
+    VectorInput,
+    as_vector,
+    named_vectors,
+    parse_model,
+)
 
 
 class GoalIn(BaseModel):
@@ -35,7 +43,7 @@ class GoalIn(BaseModel):
     description: Text = Field(default="", max_length=2000)
 
 
-GOAL_RULES = {
+GOAL_RULES: RuleMessages = {
     "embedding": "embedding must be a non-empty number[]",
     "embeddings": lambda path: f"{path} must be a non-empty number[] keyed by space name",
     "description": "description must be a string of at most 2000 characters",

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
 from app.ingest.models import MAX_VOLUME
-from app.validation import CollectionName, FiniteFloat, Identifier, parse_model
+from app.validation import CollectionName, FiniteFloat, Identifier, RuleMessages, parse_model
 
 MAX_UPDATES = 10_000
 
@@ -66,7 +66,7 @@ class SignalsIn(BaseModel):
     updates: list[SignalUpdate] = Field(min_length=1, max_length=MAX_UPDATES)
 
 
-SIGNAL_RULES = {
+SIGNAL_RULES: RuleMessages = {
     "collection": "collection must be a collection name",
     "updates": lambda path: (
         f"{path}: each update needs chunk_id and volume >= 0, confidence >= 0, add_volume "

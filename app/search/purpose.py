@@ -74,7 +74,7 @@ async def add_purpose_alignment(
         {"goal": request.goal, "space": space, "chunk_ids": [r["chunk_id"] for r in rows],
          "collection": request.collection},
     )  # fmt: skip
-    alignment = dict(await cursor.fetchall())
+    alignment: dict[str, float] = dict(await cursor.fetchall())
     for row in rows:
         row["purpose_alignment"] = alignment.get(row["chunk_id"])
         row["purpose_space"] = space

@@ -43,7 +43,7 @@ def components(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
 
 
 def explain_row(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
-    contributions = [
+    contributions: list[dict[str, Any]] = [
         {
             "space_name": space,
             "space_index": plan.registry.index(space) + 1 if space in plan.registry else None,
