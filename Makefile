@@ -4,6 +4,9 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 TORCH_VERSION := 2.13.0
+# setuptools says, for every editable install whose packages are mapped from other folders
+# (sql/ and migrations/ here), that such installs import from the working tree: we know.
+QUIET_EDITABLE := ignore:Editable installation
 WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js
 
 .PHONY: demo test install web lint compose-check system-packages bench-latency clean
@@ -13,7 +16,7 @@ $(BIN)/ragsearch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==$(TORCH_VERSION)
-	$(BIN)/pip install --quiet -e '.[test,embed]'
+	PYTHONWARNINGS="$(QUIET_EDITABLE)" $(BIN)/pip install --quiet -e '.[test,embed]'
 	@touch $@
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
