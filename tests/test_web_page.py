@@ -229,6 +229,27 @@ def test_a_fast_second_search_is_never_overwritten_by_a_slow_first(watched, open
     assert "csv" in " ".join(page.locator(".result mark").all_inner_texts()).lower()
 
 
+SLOW_START = """
+const realFetch = window.fetch;
+window.fetch = async (path, init) => {
+  if (String(path).includes("/api/rag/examples")) {
+    await new Promise((done) => setTimeout(done, 1500));
+  }
+  return realFetch(path, init);
+};
+"""
+
+
+def test_a_search_asked_for_while_the_page_loads_runs_when_it_has(watched, open_demo):
+    page = watched.page
+    page.add_init_script(SLOW_START)
+    page.goto(open_demo.base_url + "/")
+    page.fill("#q", "csv dialect sniffer")
+    page.press("#q", "Enter")  # before the server's details have arrived
+    expect(page.locator(".result").first).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.get_by_test_id("summary")).to_contain_text("keywords only")
+
+
 def test_more_like_this_leaves_the_chunk_out_and_says_what_it_is_like(watched, open_demo):
     page = watched.page
     page.goto(open_demo.base_url + "/")

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { BlendControls, FilterControls, ResultControls } from "./components/Controls.jsx";
 import { KeyField, SearchBox } from "./components/Header.jsx";
 import { Pager } from "./components/Pager.jsx";
@@ -39,9 +39,18 @@ export default function App() {
   const [rerun, setRerun] = useState(0);
   const { result, error, loading, run, setError } = useSearch();
   const whyNot = useWhyNot(apiKey, result);
+  // A search asked for before the server's details arrived (from the URL, or Enter
+  // pressed at once) runs when they do, with the state as it is by then.
+  const latestState = useRef(state);
+  latestState.current = state;
+  const waiting = useRef(hasQuery(state));
 
   function go(next, key = apiKey, server = info) {
-    if (!hasQuery(next) || !server) return;
+    if (!hasQuery(next)) return;
+    if (!server) {
+      waiting.current = true;
+      return;
+    }
     window.history.replaceState(null, "", urlFromState(next) || window.location.pathname);
     run(next, { ...server, apiKey: key });
   }
@@ -56,7 +65,10 @@ export default function App() {
       .then((loaded) => {
         setInfo(loaded);
         setInfoError(null);
-        go(state, apiKey, loaded);
+        if (waiting.current) {
+          waiting.current = false;
+          go(latestState.current, apiKey, loaded);
+        }
       })
       .catch(setInfoError);
   }, [apiKey]);
@@ -70,6 +82,8 @@ export default function App() {
   function applyKey(key) {
     sessionStorage.setItem(KEY_STORAGE, key);
     setError(null);
+    setInfo(null);
+    waiting.current = hasQuery(state);
     setApiKey(key);
   }
 
