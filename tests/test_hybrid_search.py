@@ -16,6 +16,8 @@ import numpy as np
 import psycopg
 import pytest
 
+from app.search.evidence import evidence_of
+
 K1, B = 1.2, 0.75
 FRUIT = ["apple", "banana", "cherry", "grape", "melon", "lemon", "mango", "peach", "plum"]
 DIMS = 384
@@ -212,8 +214,10 @@ def test_classification_is_reported_and_request_weights_win(client, corpus):
                   w_sig=0, max_per_source=0)  # fmt: skip
     found = body["classification"]
     assert (found["class"], found["reason"]) == ("lookup", "a backticked name")
-    assert found["weights"]["w_cos"] == pytest.approx(0.3)
-    assert found["weights"]["w_lex"] == pytest.approx(0.7)
+    share = found["evidence"]["vector_share"]  # the balance comes from the evidence
+    assert found["vector_share"] == share
+    assert found["weights"]["w_cos"] == pytest.approx(share)
+    assert found["weights"]["w_lex"] == pytest.approx(1 - share)
     assert body["k"] == 5  # the class's suggested k
     override = search(client, query="`melon_mango`", embedding=_unit(np.ones(DIMS)), w_rec=0,
                       w_sig=0, w_lex=0.9, k=4)  # fmt: skip
@@ -222,6 +226,26 @@ def test_classification_is_reported_and_request_weights_win(client, corpus):
         "classification" not in override
         or override["classification"]["weights"] == override["weights"]
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [("zebra savanna", 0.3), ("fruit", 0.5)],  # one chunk has the words / every chunk has it
+)
+def test_auto_moves_the_balance_only_on_sure_evidence(client, corpus, text, share):
+    common = {"query": text, "embedding": _unit(np.ones(DIMS)), "w_rec": 0, "w_sig": 0,
+              "max_per_source": 0}  # fmt: skip
+    probe = search(client, **common, profile="default", hybrid_vector_weight=0.5, k=10,
+                   explain=True)  # fmt: skip
+    parts = [{name: row["components"][name]["raw"] for name in ("sem", "lex")}
+             for row in probe["rows"]]  # fmt: skip
+    auto = search(client, **common, profile="auto")
+    evidence = auto["classification"]["evidence"]
+    assert evidence["lean"] == pytest.approx(evidence_of(parts).lean, abs=1e-3)
+    assert evidence["vector_share"] == share == auto["classification"]["vector_share"]
+    assert auto["weights"]["w_cos"] == pytest.approx(share)
+    if share == 0.5:  # the default balance: the probe's own ranking is the answer
+        assert [r["chunk_id"] for r in auto["rows"]] == [r["chunk_id"] for r in probe["rows"]]
 
 
 def test_low_confidence_retry_is_reported(client, corpus):

@@ -81,7 +81,7 @@ def stage(
 async def explain_chunk(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> dict[str, Any]:
-    plan, _context, _vector = await plan_search(conn, request, settings)
+    plan = (await plan_search(conn, request, settings)).plan
     plan = replace(plan, offset=0, diversity=0.0, pool=0)
     ranking = await rank(conn, plan)
     detail = await explain_detail(conn, plan, request.chunk_id)

@@ -114,6 +114,7 @@ class SearchPlan:
     pool: int = 0  # rows ranked for diversity to choose from (0: the page's end)
     classification: Classification | None = None
     retry: Mapping[str, Any] | None = field(default=None)
+    evidence: Mapping[str, Any] | None = None  # what auto read before choosing the balance
 
     @property
     def depth(self) -> int:

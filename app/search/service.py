@@ -1,14 +1,16 @@
 """Weighted search, end to end: request -> plan -> ranking (in PostgreSQL) -> response.
 
-Two stages may follow the ranking: a low-confidence retry (``profile: auto``, when the
-best row answers the query poorly, once more with the ``general`` balance and a deeper
-HNSW candidate list) and diversity re-ranking (``diversity_factor``, app/search/diversity.py).
+With ``profile: auto`` and both keywords and vectors in play, the balance comes from the
+query's own evidence (app/search/auto.py). Two stages may follow the ranking: a
+low-confidence retry (where a query class's balance was used and the best row answers the
+query poorly, once more with the ``general`` balance and a deeper HNSW candidate list) and
+diversity re-ranking (``diversity_factor``, app/search/diversity.py).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,7 @@ from psycopg import AsyncConnection
 
 from app.classify import GENERAL, of_class
 from app.embedders import embed_query
+from app.search.auto import decides_balance, evidence_search
 from app.search.context import load_context
 from app.search.diversity import diversify
 from app.search.plan import SearchContext, SearchPlan, build_plan, query_classification
@@ -78,24 +81,47 @@ async def query_text_vector(request: SearchRequest, settings: Settings) -> np.nd
     return await embed_query(settings, request.text() or "")
 
 
+@dataclass(frozen=True)
+class PlannedSearch:
+    plan: SearchPlan
+    context: SearchContext
+    text_vector: np.ndarray | None
+    ranking: Ranking | None  # already ranked while auto read the evidence
+
+
 async def plan_search(
     conn: AsyncConnection, request: SearchRequest, settings: Settings
-) -> tuple[SearchPlan, SearchContext, np.ndarray | None]:
+) -> PlannedSearch:
+    """The request's plan; with ``profile: auto`` and a balance left open, the balance
+    the query's evidence chose (app/search/auto.py)."""
     context = await load_context(conn, request.profile_name())
     classification = query_classification(request)
     text_vector = await query_text_vector(request, settings)
-    return build_plan(request, settings, context, text_vector, classification), context, text_vector
+    plan = build_plan(request, settings, context, text_vector, classification)
+    if classification is None or not decides_balance(request, plan):
+        return PlannedSearch(plan, context, text_vector, None)
+
+    def plan_with(share: float) -> SearchPlan:
+        chosen = replace(classification, vector_share=share)
+        return build_plan(request, settings, context, text_vector, chosen)
+
+    plan, ranking = await evidence_search(conn, plan_with, settings.hybrid_vector_weight)
+    return PlannedSearch(plan, context, text_vector, ranking)
 
 
 async def search(
     conn: AsyncConnection, request: SearchRequest, settings: Settings
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    plan, context, text_vector = await plan_search(conn, request, settings)
-    ranking: Ranking = await rank(conn, plan)
-    if _low_confidence(plan, ranking.rows, settings.low_confidence_score):
-        plan = _general_plan(request, settings, context, plan, ranking.rows, text_vector)
+    planned = await plan_search(conn, request, settings)
+    plan, ranking = planned.plan, planned.ranking
+    if ranking is None:
         ranking = await rank(conn, plan)
+        if _low_confidence(plan, ranking.rows, settings.low_confidence_score):
+            plan = _general_plan(
+                request, settings, planned.context, plan, ranking.rows, planned.text_vector
+            )
+            ranking = await rank(conn, plan)
     rows = ranking.rows
     if plan.diversity > 0:
         rows = await diversify(conn, plan, rows, settings.default_space)

@@ -54,10 +54,10 @@ export function BlendControls({ state, update, weights, profiles, mode }) {
   return (
     <fieldset>
       <legend>Blend</legend>
-      <Field id="profile" label="Profile" hint="Weights stored under a name; auto picks them from the question.">
+      <Field id="profile" label="Profile" hint="Weights stored under a name; auto reads the question's own results first.">
         <select id="profile" value={state.profile} onChange={(e) => update({ profile: e.target.value })}>
           <option value="">server default</option>
-          <option value="auto">auto (classify the question)</option>
+          <option value="auto">auto (balance from the question's evidence)</option>
           {profiles.map((p) => (
             <option key={p.name} value={p.name}>
               {p.name}

@@ -41,13 +41,14 @@ export function CopyCurl({ body, apiKey }) {
 // (keywords take it all when the query has no vector).
 export function Classification({ classification, weights }) {
   if (!classification) return null;
-  const { class: name, confidence, reason } = classification;
+  const { class: name, confidence, reason, evidence } = classification;
   const relevance = weights.w_cos + (weights.w_lex ?? 0);
   const vectors = relevance > 0 ? weights.w_cos / relevance : 0;
   return (
     <p className="classification" data-testid="classification">
       <b>auto</b> read this as <b>{name}</b> ({percent(confidence)} sure: {reason}), so vectors get{" "}
-      {percent(vectors)} and keywords {percent(1 - vectors)} of the relevance weight.
+      {percent(vectors)} and keywords {percent(1 - vectors)} of the relevance weight
+      {evidence ? ` (from the evidence: ${evidence.decision})` : ""}.
     </p>
   );
 }
