@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from app.errors import BadRequest
@@ -100,7 +100,6 @@ class AppliedWeights:
     blend: BlendWeights
     space_weights: dict[str, float]
     recency: Mapping[str, Any] | None
-    sources: dict[str, str] = field(default_factory=dict)  # field -> layer it came from
 
 
 BLEND_WEIGHT_NAMES = ("w_cos", "w_lex", "w_rec", "w_sig", "hybrid_vector_weight")
@@ -235,19 +234,20 @@ def custom_space_weights(
 
 def _profile_space_weights(
     layers: Sequence[tuple[str, WeightLayer]], spaces: Sequence[str]
-) -> tuple[dict[str, float], str]:
-    for name, layer in layers:
+) -> dict[str, float]:
+    for _name, layer in layers:
         if layer.space_weights and any(space in layer.space_weights for space in spaces):
-            return _normalised(layer.space_weights, spaces), name
-    return {space: 1.0 / len(spaces) for space in spaces}, "equal"
+            return _normalised(layer.space_weights, spaces)
+    return {space: 1.0 / len(spaces) for space in spaces}
 
 
-def _first(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> tuple[Any, str | None]:
-    for name, layer in layers:
+def _first(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> Any:
+    """The value of the first layer that sets ``attribute``, or None."""
+    for _name, layer in layers:
         value = getattr(layer, attribute)
         if value is not None:
-            return value, name
-    return None, None
+            return value
+    return None
 
 
 def _check_parts(request: WeightLayer, parts: QueryParts) -> None:
@@ -276,16 +276,9 @@ def apply_layers(
     """
     _check_parts(request, parts)
     layers = [("request", request), *profiles]
-    sources: dict[str, str] = {}
-    values: dict[str, float | None] = {}
-    for attribute in ("w_cos", "w_lex", "w_rec", "w_sig", "hybrid_vector_weight"):
-        value, source = _first(layers, attribute)
-        values[attribute] = value
-        sources[attribute] = source or ("rule" if attribute in ("w_cos", "w_lex") else "settings")
+    values: dict[str, float | None] = {name: _first(layers, name) for name in BLEND_WEIGHT_NAMES}
     if not parts.lexical:
         values["w_lex"] = None
-        sources.pop("w_lex")
-        sources.pop("hybrid_vector_weight")
     share = values["hybrid_vector_weight"]
     blend = blend_weights(
         values["w_rec"], values["w_sig"], values["w_cos"],
@@ -293,14 +286,9 @@ def apply_layers(
         vector_share=defaults.vector_share if share is None else share, parts=parts,
     )  # fmt: skip
     if request.space_weights is not None:
-        spaces_applied, sources["space_weights"] = (
-            space_weights(spaces, request.space_weights),
-            "request",
-        )
+        spaces_applied = space_weights(spaces, request.space_weights)
     elif spaces:
-        spaces_applied, sources["space_weights"] = _profile_space_weights(profiles, spaces)
+        spaces_applied = _profile_space_weights(profiles, spaces)
     else:
         spaces_applied = {}
-    recency, source = _first(layers, "recency")
-    sources["recency"] = source or "settings"
-    return AppliedWeights(blend, spaces_applied, recency, sources)
+    return AppliedWeights(blend, spaces_applied, _first(layers, "recency"))

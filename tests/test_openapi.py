@@ -77,3 +77,12 @@ def test_request_examples_work_as_given(demo_service):
         & set(schema["paths"][path][method]["requestBody"]["content"]["application/json"])
     }
     assert examples == paths_with_bodies  # every body has an example, and each was run above
+
+
+def test_the_consistency_header_is_documented_on_reads(service):
+    schema = httpx.get(service.base_url + "/openapi.json").json()
+    parameters = schema["paths"]["/api/rag/search"]["post"].get("parameters", [])
+    header = next(p for p in parameters if p["name"] == "X-Consistency")
+    assert header["in"] == "header" and "primary" in header["description"]
+    writes = schema["paths"]["/api/rag/documents"]["post"].get("parameters", [])
+    assert all(p["name"] != "X-Consistency" for p in writes)

@@ -4,9 +4,9 @@ access, and the request body (read once, with a size limit)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Header, Request
 from psycopg import AsyncConnection
 
 from app.auth import Access, Scope, check_access
@@ -26,13 +26,23 @@ async def db(request: Request) -> AsyncIterator[AsyncConnection]:
         yield conn
 
 
-CONSISTENCY_HEADER = "x-consistency"
+ConsistencyHeader = Annotated[
+    str | None,
+    Header(
+        alias="X-Consistency",
+        json_schema_extra={"enum": ["replica", "primary"]},
+        description="replica (default): a read replica in rotation may answer (lag at most "
+        "RAG_MAX_REPLICA_LAG_MS); primary: read your own writes from the primary.",
+    ),
+]
 
 
-async def read_db(request: Request) -> AsyncIterator[AsyncConnection]:
+async def read_db(
+    request: Request, consistency: ConsistencyHeader = None
+) -> AsyncIterator[AsyncConnection]:
     """A connection for a read: a replica in rotation (app/db/replicas.py), or the primary
     when there is none or the request says ``X-Consistency: primary``."""
-    wanted = request.headers.get(CONSISTENCY_HEADER, "replica").strip().lower()
+    wanted = "replica" if consistency is None else consistency
     if wanted not in ("primary", "replica"):
         raise BadRequest("the X-Consistency header must be primary or replica",
                          field="X-Consistency")  # fmt: skip

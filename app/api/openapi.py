@@ -28,6 +28,10 @@ STATUS_TEXT = {
     "busy; retry after Retry-After seconds.",
     504: "The database did not answer within RAG_STATEMENT_TIMEOUT_MS.",
 }
+BAD_HEADER = {
+    "description": "A header breaks a rule (the message names it).",
+    "content": {"application/json": {"schema": {"$ref": REF.format(model="ErrorBody")}}},
+}
 ACCESS = (401, 403, 503, 504)  # every /api route: keys, and the database behind it
 BODY = (400, 413, 415)  # routes that read a JSON body
 
@@ -72,6 +76,8 @@ def _contract(schema: dict[str, Any]) -> None:
     for path, operations in schema["paths"].items():
         for operation in operations.values():
             operation.get("responses", {}).pop("422", None)
+            if any(p.get("in") == "header" for p in operation.get("parameters", [])):
+                operation["responses"].setdefault("400", BAD_HEADER)
             operation["security"] = [{"bearerAuth": []}] if path.startswith("/api/") else []
     for name in ("HTTPValidationError", "ValidationError"):
         components.get("schemas", {}).pop(name, None)
