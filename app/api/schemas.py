@@ -123,6 +123,17 @@ class RetryInfo(Strict):
     ef_search: int
 
 
+class EvidenceOut(Strict):
+    """What ``profile: auto`` read from the default-balance ranking (app/search/evidence.py)."""
+
+    lex_peak: float = Field(description="Best keyword score minus the top rows' mean.")
+    sem_peak: float = Field(description="Best semantic score minus the top rows' mean.")
+    lean: float = Field(description="lex_peak - sem_peak: > 0 the keywords are the sharper.")
+    rows: int
+    vector_share: float = Field(description="The balance chosen (0 keywords .. 1 vectors).")
+    decision: str
+
+
 class ClassificationOut(Strict):
     class_: str = Field(alias="class")
     confidence: float
@@ -133,7 +144,7 @@ class ClassificationOut(Strict):
     also_matched: list[str]
     weights: Weights
     retry: RetryInfo | None
-    evidence: dict[str, Any] | None = None
+    evidence: EvidenceOut | None = None
 
 
 class SearchResponse(Ok):
