@@ -83,7 +83,7 @@ END
 $$;
 
 -- The plan of one request. p_filters: doc_ids, src_prefix, tags_any, tags_all,
--- created_after, created_before, metadata (api.metadata_path); p_options: the knobs of
+-- created_after, created_before, filter (metadata, 006_filters.sql); p_options: the knobs of
 -- api.search_defaults() plus recency {function, scale_days | half_life_days}, as_of,
 -- min_score, min_similarity, exact (strategy scan). Weights are used as given: the
 -- caller normalises them.

@@ -1,0 +1,1 @@
+SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) FROM unnest($2, $3) AS lx(id, lex) JOIN rag.chunks c ON c.id = lx.id WHERE c.collection_id = (($1).filter).collection_id ORDER BY api.score($1, 0, lx.lex, c.created_at, c.signal) DESC, c.chunk_id LIMIT 40

@@ -1,0 +1,1 @@
+SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) FROM rag.chunks c LEFT JOIN rag.vectors_1 v1 ON v1.chunk_pk = c.id AND v1.collection_id = c.collection_id WHERE c.collection_id = (($1).filter).collection_id ORDER BY api.score($1, ($1).space_weights[1] * coalesce(1 - (v1.embedding <=> ($1).vectors[1]), 0), 0, c.created_at, c.signal) DESC, c.chunk_id LIMIT 40

@@ -1,0 +1,69 @@
+"""The statement the scan strategy generates (api.scan_sql) for a few request shapes,
+compared with the reviewed text in tests/golden/. A change to the statement builder shows
+up here as a diff to read; after reading it, RAG_UPDATE_GOLDEN=1 rewrites the files."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import psycopg
+import pytest
+from pgvector.psycopg import register_vector
+
+GOLDEN = Path(__file__).parent / "golden"
+VECTOR = [1.0] + [0.0] * 383
+SHAPES = {
+    "vector_only": {"w_cos": 0.8, "w_rec": 0.1, "w_sig": 0.1},
+    "keywords_only": {"w_cos": 0.0, "w_lex": 0.8, "w_rec": 0.1, "w_sig": 0.1, "query": "x"},
+    "hybrid_filtered": {
+        "w_cos": 0.4, "w_lex": 0.4, "w_rec": 0.1, "w_sig": 0.1, "query": "x",
+        "filters": {"src_prefix": "https://docs", "tags_any": ["json"],
+                    "filter": {"year": {"$gte": 2020}}},
+    },
+    "thresholds": {
+        "w_cos": 0.8, "w_rec": 0.1, "w_sig": 0.1,
+        "options": {"min_similarity": 0.3, "min_score": 0.2},
+    },
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def conn(db_url):
+    with psycopg.connect(db_url, autocommit=True) as connection:
+        register_vector(connection)
+        yield connection
+
+
+def generated(conn: psycopg.Connection, shape: dict) -> str:
+    (statement,) = conn.execute(
+        """SELECT api.scan_sql(api.search_plan(
+               p_vectors => ARRAY[%(vector)s::vector], p_spaces => ARRAY['default'],
+               p_space_weights => ARRAY[1.0::float8], p_k => 10, p_w_cos => %(w_cos)s,
+               p_w_rec => %(w_rec)s, p_w_sig => %(w_sig)s, p_filters => %(filters)s::jsonb,
+               p_options => %(options)s::jsonb, p_w_lex => %(w_lex)s, p_query => %(query)s,
+               p_collection => 'default'), 40)""",
+        {
+            "vector": str(VECTOR),
+            "w_cos": shape["w_cos"],
+            "w_rec": shape["w_rec"],
+            "w_sig": shape["w_sig"],
+            "w_lex": shape.get("w_lex"),
+            "query": shape.get("query"),
+            "filters": json.dumps(shape.get("filters", {})),
+            "options": json.dumps(shape.get("options", {})),
+        },
+    ).fetchone()
+    return re.sub(r"\s+", " ", statement).strip() + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_the_scan_statement_is_the_reviewed_one(conn, name):
+    statement = generated(conn, SHAPES[name])
+    path = GOLDEN / f"scan_{name}.sql"
+    if os.environ.get("RAG_UPDATE_GOLDEN") == "1":
+        path.write_text(statement)
+    assert path.exists(), f"no golden file {path}: run with RAG_UPDATE_GOLDEN=1, then read it"
+    assert statement == path.read_text()
