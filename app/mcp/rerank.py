@@ -53,3 +53,35 @@ async def rerank(settings: Settings, query: str, documents: Sequence[str]) -> li
             return _scores(response.json(), len(documents))
     except (httpx.HTTPError, ValueError, KeyError, TypeError, IndexError) as error:
         raise Unavailable(f"the reranker at RAG_RERANKER_URL failed: {error}") from error
+
+
+def stage_weights(
+    chosen: dict[str, float], settings: Settings, notes: list[str]
+) -> tuple[float, float]:
+    """(initial, reranker): the given ones, else the defaults; without a reranker, the
+    first stage alone."""
+    if not settings.reranker_url:
+        if chosen.get("reranker"):
+            notes.append("no reranker is configured (RAG_RERANKER_URL): weights.reranker "
+                         "was ignored and the initial score ranks alone")  # fmt: skip
+        return 1.0, 0.0
+    initial = chosen.get("initial", 1.0 - settings.reranker_weight)
+    reranker = chosen.get("reranker", settings.reranker_weight)
+    if initial + reranker <= 0:
+        notes.append("weights.initial and weights.reranker are both 0; used the defaults")
+        return 1.0 - settings.reranker_weight, settings.reranker_weight
+    total = initial + reranker
+    return initial / total, reranker / total
+
+
+def blend(
+    rows: list[dict[str, Any]], scores: Sequence[float], weights: tuple[float, float]
+) -> list[dict[str, Any]]:
+    """The rows with their first-stage, reranker and blended scores, best blend first
+    (ties by chunk_id)."""
+    initial, reranker = weights
+    for row, score in zip(rows, scores, strict=True):
+        row["initial_score"] = row["score"]
+        row["reranker_score"] = score
+        row["final_score"] = initial * row["score"] + reranker * score
+    return sorted(rows, key=lambda row: (-row["final_score"], row["chunk_id"]))

@@ -26,7 +26,7 @@ from app.db.supervisor import DatabaseSupervisor
 from app.embedders import query_embedder
 from app.errors import BadRequest, InternalError, RagError
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
-from app.mcp.rerank import rerank
+from app.mcp.rerank import blend, rerank, stage_weights
 from app.resources.profiles import get_profile, list_profiles
 from app.search.request import parse_search_request
 from app.search.service import search
@@ -99,35 +99,11 @@ def _read_weights(given: dict[str, Any]) -> tuple[dict[str, float], list[Replace
     return chosen, replaced
 
 
-def _stage_weights(
-    chosen: dict[str, float], settings: Settings, notes: list[str]
-) -> tuple[float, float]:
-    """(initial, reranker): the given ones, else the defaults; without a reranker, the
-    first stage alone."""
-    if not settings.reranker_url:
-        if chosen.get("reranker"):
-            notes.append("no reranker is configured (RAG_RERANKER_URL): weights.reranker "
-                         "was ignored and the initial score ranks alone")  # fmt: skip
-        return 1.0, 0.0
-    initial = chosen.get("initial", 1.0 - settings.reranker_weight)
-    reranker = chosen.get("reranker", settings.reranker_weight)
-    if initial + reranker <= 0:
-        notes.append("weights.initial and weights.reranker are both 0; used the defaults")
-        return 1.0 - settings.reranker_weight, settings.reranker_weight
-    total = initial + reranker
-    return initial / total, reranker / total
-
-
 async def _reranked(
     settings: Settings, text: str, rows: list[dict[str, Any]], weights: tuple[float, float]
 ) -> list[dict[str, Any]]:
-    initial, reranker = weights
     scores = await rerank(settings, text, [row["chunk"] or "" for row in rows])
-    for row, score in zip(rows, scores, strict=True):
-        row["initial_score"] = row["score"]
-        row["reranker_score"] = score
-        row["final_score"] = initial * row["score"] + reranker * score
-    return sorted(rows, key=lambda row: (-row["final_score"], row["chunk_id"]))
+    return blend(rows, scores, weights)
 
 
 def _blend_body(
@@ -168,7 +144,7 @@ async def search_documents(
         notes.append(f"diversity_factor={diversity_factor!r} is {diversity.reason}; used 0")
     elif diversity > 0:
         body["diversity_factor"] = diversity
-    stages = _stage_weights(chosen, settings, notes)
+    stages = stage_weights(chosen, settings, notes)
     body["k"] = max(k, settings.reranker_candidates) if stages[1] > 0 else k
     async with backend.connection() as conn:
         response = await search(conn, parse_search_request(_in_collection(body, collection)),
@@ -176,8 +152,8 @@ async def search_documents(
     if stages[1] > 0:
         response["rows"] = (await _reranked(settings, body["query"], response["rows"], stages))[:k]
     response["k"] = k
-    blend = response["weights"]
-    applied = {"embedding": blend["w_cos"], "lexical": blend.get("w_lex", 0.0),
+    used = response["weights"]
+    applied = {"embedding": used["w_cos"], "lexical": used.get("w_lex", 0.0),
                "initial": stages[0], "reranker": stages[1]}  # fmt: skip
     response["weights_applied"] = applied
     response["weights_replaced"] = [r.as_dict(applied[r.name]) for r in replaced]
