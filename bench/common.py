@@ -98,7 +98,9 @@ def _stored_chunks(url: str) -> int | None:
         with psycopg.connect(url, autocommit=True) as db:
             if not db.execute("SELECT to_regclass('rag.chunks') IS NOT NULL").fetchone()[0]:
                 return None
-            return db.execute("SELECT count(*) FROM rag.chunks").fetchone()[0]
+            return db.execute(  # the corpus's own collection (others may be added to it)
+                "SELECT count(*) FROM rag.chunks WHERE collection_id = api.collection_id('default')"
+            ).fetchone()[0]
     except psycopg.OperationalError:
         return None
 

@@ -8,7 +8,9 @@ The corpus (bench/corpus.py) is built once through ``ragsearch ingest`` into a d
 of its own on the embedded server in bench/data (or DATABASE_URL's server) and reused.
 
 SQL mode, query by query and method by method (interleaved), for each weight mix
-(w_cos, w_rec, w_sig) and for a selective filter (tags_any, 1% of the rows):
+(w_cos, w_rec, w_sig), for a selective filter (tags_any, 1% of the rows), and for a
+collection holding 1% as many rows as the corpus (collection ``slice``, added to the same
+database, a copy of the corpus's first rows):
   ann       plain HNSW top-10 by cosine (the floor: what a pure vector search costs),
             at the same ef_search as ours;
   scan      the exact full scan: one SQL statement scoring every row (the ground truth);
@@ -48,7 +50,17 @@ from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import corpus_database, percentiles, prewarm, print_table, server, service
+from bench.common import (
+    DATA_DIR,
+    corpus_database,
+    corpus_file,
+    ingest,
+    percentiles,
+    prewarm,
+    print_table,
+    server,
+    service,
+)
 from bench.corpus import CorpusSpec, query_vectors
 
 MIXES = [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
@@ -60,8 +72,10 @@ METHODS = ["ann", "scan", "rescored", "ours", "ours_exact"]
 
 OURS = (
     "SELECT api.rag_topk_weighted(%b, ARRAY['default'], ARRAY[1.0]::float8[], "
-    "%s, %s, %s, %s, %s, %s)"
+    "%s, %s, %s, %s, %s, %s, p_collection => %s)"
 )
+SLICE = "slice"
+SLICE_SHARE = 0.01
 REC = "1.0 / (1.0 + greatest(0, (%(now)s - date_part('epoch', c.created_at)) / 86400.0))"
 SCORE = (
     "(%(w_cos)s * (1 - (v.embedding <=> %(q)s)) + %(w_rec)s * " + REC + " + %(w_sig)s * c.signal)"
@@ -73,13 +87,20 @@ class Case:
     name: str
     weights: tuple[float, float, float]
     filter_tag: str | None = None
+    collection: str = "default"
+    collection_id: int = 0  # set by run_sql
     times: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METHODS})
     recalls: dict[str, list[float]] = field(default_factory=lambda: {m: [] for m in METHODS})
     fallbacks: int = 0
 
 
 def _filter_sql(case: Case) -> str:
-    return f"c.tags && ARRAY['{case.filter_tag}']" if case.filter_tag else "true"
+    in_collection = f"c.collection_id = {case.collection_id}"
+    return (
+        f"{in_collection} AND c.tags && ARRAY['{case.filter_tag}']"
+        if case.filter_tag
+        else in_collection
+    )
 
 
 def _timed(fn: Callable[[], list[str]]) -> tuple[float, list[str]]:
@@ -108,9 +129,10 @@ class SqlMethods:
             f"SET hnsw.iterative_scan = {'relaxed_order' if case.filter_tag else 'off'}"
         )
         join = "JOIN rag.chunks c ON c.id = v.chunk_pk WHERE " + _filter_sql(case)
+        partition = f"WHERE v.collection_id = {case.collection_id}"  # its own HNSW index
         sql = (
             "SELECT c.chunk_id FROM (SELECT v.chunk_pk FROM rag.vectors_1 v "
-            f"{join if case.filter_tag else ''} ORDER BY {self.ann_order} LIMIT {K}) n "
+            f"{join if case.filter_tag else partition} ORDER BY {self.ann_order} LIMIT {K}) n "
             f"JOIN rag.chunks c ON c.id = n.chunk_pk"
         )
         return self._ids(sql, {"q": Vector(q)})
@@ -119,6 +141,7 @@ class SqlMethods:
         w_cos, w_rec, w_sig = case.weights
         sql = (
             f"SELECT c.chunk_id FROM rag.chunks c JOIN rag.vectors_1 v ON v.chunk_pk = c.id "
+            f"AND v.collection_id = c.collection_id "
             f"WHERE {_filter_sql(case)} ORDER BY {SCORE} DESC, c.chunk_id LIMIT {K}"
         )
         params = {"q": Vector(q), "now": self.now, "w_cos": w_cos, "w_rec": w_rec, "w_sig": w_sig}
@@ -130,7 +153,8 @@ class SqlMethods:
         self.conn.execute("SET hnsw.iterative_scan = relaxed_order")
         sql = (
             f"SELECT c.chunk_id FROM (SELECT v.chunk_pk, v.embedding FROM rag.vectors_1 v "
-            f"JOIN rag.chunks c ON c.id = v.chunk_pk WHERE {_filter_sql(case)} "
+            f"JOIN rag.chunks c ON c.id = v.chunk_pk AND c.collection_id = v.collection_id "
+            f"WHERE v.collection_id = {case.collection_id} AND {_filter_sql(case)} "
             f"ORDER BY {self.ann_order} LIMIT 1000) v JOIN rag.chunks c ON c.id = v.chunk_pk "
             f"ORDER BY {SCORE} DESC, c.chunk_id LIMIT {K}"
         )
@@ -143,7 +167,9 @@ class SqlMethods:
         as_of = datetime.fromtimestamp(self.now, UTC).isoformat()
         options = {"ef_search": self.ef_search, "exact": exact, "as_of": as_of}
         row = self.conn.execute(
-            OURS, ([Vector(q)], K, *case.weights, Jsonb(filters), Jsonb(options)), prepare=True
+            OURS,
+            ([Vector(q)], K, *case.weights, Jsonb(filters), Jsonb(options), case.collection),
+            prepare=True,
         ).fetchone()
         result = row[0]
         if result["meta"].get("fell_back"):
@@ -151,13 +177,45 @@ class SqlMethods:
         return [r["chunk_id"] for r in result["rows"]]
 
 
+def add_slice(url: str, spec: CorpusSpec) -> None:
+    """Collection ``slice``: the corpus's first rows, 1% as many, in the same database
+    (built once; reused while it holds that many)."""
+    wanted = max(1, int(spec.n * SLICE_SHARE))
+    with psycopg.connect(url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM rag.collections WHERE name = %s", (SLICE,)).fetchone():
+            conn.execute("SELECT api.create_collection(%s, %s)", (SLICE, "1% of the rows"))
+        stored = conn.execute(
+            "SELECT count(*) FROM rag.chunks WHERE collection_id = api.collection_id(%s)", (SLICE,)
+        ).fetchone()[0]
+    if stored == wanted:
+        print(f"reusing collection {SLICE} ({wanted:,} chunks)")
+        return
+    path = DATA_DIR / f"{spec.name}.{SLICE}.jsonl"
+    with corpus_file(spec).open() as source, path.open("w") as out:
+        left = wanted
+        for line in source:
+            document = json.loads(line)
+            chunks = document["chunks"][:left]
+            out.write(json.dumps({**document, "chunks": chunks, "collection": SLICE}) + "\n")
+            left -= len(chunks)
+            if left == 0:
+                break
+    seconds, summary = ingest(url, path, spec.dims)
+    print(f"built collection {SLICE} in {seconds:.1f} s: {summary}")
+
+
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
             ef_search: int) -> list[Case]:  # fmt: skip
     register_vector(conn)
     methods = SqlMethods(conn, ef_search, queries.shape[1])
     cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w) for w in MIXES]
-    cases.append(Case(f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]} + 1% filter",
-                      FILTER_MIX, FILTER_TAG))  # fmt: skip
+    mix = f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]}"
+    cases.append(Case(f"{mix} + 1% filter", FILTER_MIX, FILTER_TAG))
+    cases.append(Case(f"{mix} in a 1% collection", FILTER_MIX, collection=SLICE))
+    for case in cases:
+        (case.collection_id,) = conn.execute(
+            "SELECT api.collection_id(%s)", (case.collection,)
+        ).fetchone()
     calls = {
         "ann": methods.ann, "scan": methods.scan, "rescored": methods.rescored,
         "ours": methods.ours, "ours_exact": lambda c, q: methods.ours(c, q, exact=True),
@@ -313,6 +371,7 @@ def main() -> None:
     scan_queries = args.scan_queries or (args.queries if args.n <= 100_000 else 50)
     with server() as admin:
         url = corpus_database(admin, spec)
+        add_slice(url, spec)
         with psycopg.connect(url, autocommit=True) as conn:
             prewarm(conn)
             print(f"\n{spec.n:,} chunks x {spec.dims} dims, {args.queries} queries "
