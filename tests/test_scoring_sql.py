@@ -9,6 +9,7 @@ import numpy as np
 import psycopg
 import pytest
 
+from app.recency import RECENCY_FUNCTIONS
 from helpers import recency
 
 FUNCTIONS = [("inverse", 1.0), ("inverse", 7.0), ("exponential", 30.0), ("gaussian", 90.0),
@@ -92,3 +93,8 @@ def test_region_boxes_cover_every_chunk_whose_static_score_reaches_sigma(conn, f
 def _box(text: str) -> tuple[float, float, float, float]:
     (x1, y1), (x0, y0) = [tuple(map(float, p.strip("()").split(","))) for p in text.split("),(")]
     return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def test_python_names_the_recency_functions_sql_computes(conn):
+    (names,) = conn.execute("SELECT api.recency_functions()").fetchone()
+    assert tuple(names) == RECENCY_FUNCTIONS

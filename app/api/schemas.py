@@ -437,6 +437,9 @@ class ExamplesResponse(Ok):
         "vectors), or null: query text is then searched by keywords only."
     )
     queries: list[ExampleQuery]
+    recency_functions: list[str] = Field(
+        description="The decay functions recency.function takes (the page's choices)."
+    )
 
 
 class Health(Ok):

@@ -165,6 +165,7 @@ export default function App() {
             update={update}
             weights={result?.response.weights}
             profiles={info ? info.profiles : []}
+            recencyFunctions={info ? info.recencyFunctions : []}
             mode={result?.mode}
           />
           <ResultControls state={state} update={update} />

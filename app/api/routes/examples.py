@@ -14,6 +14,7 @@ from app.api.schemas import ExamplesResponse
 from app.auth import Scope
 from app.demo import demo_queries, demo_space_name
 from app.embedders import query_embedder_name
+from app.recency import RECENCY_FUNCTIONS
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag", tags=["search"])
@@ -37,4 +38,5 @@ async def examples(
         "is_default_space": space == settings.default_space,
         "embedder": query_embedder_name(settings),
         "queries": demo_queries(),
+        "recency_functions": list(RECENCY_FUNCTIONS),
     }

@@ -2,7 +2,6 @@
 // profile's or the server's default applies) and show the value the last answer used.
 
 import { fixed } from "../lib/format.js";
-import { RECENCY_FUNCTIONS } from "../lib/query.js";
 
 function WeightSlider({ id, label, hint, value, used, onChange }) {
   const shown = value ?? used ?? 0;
@@ -50,7 +49,7 @@ function usedBalance(weights) {
   return relevance > 0 ? weights.w_cos / relevance : undefined;
 }
 
-export function BlendControls({ state, update, weights, profiles, mode }) {
+export function BlendControls({ state, update, weights, profiles, recencyFunctions, mode }) {
   return (
     <fieldset>
       <legend>Blend</legend>
@@ -93,7 +92,7 @@ export function BlendControls({ state, update, weights, profiles, mode }) {
         <Field id="recency" label="Recency decay">
           <select id="recency" value={state.recency} onChange={(e) => update({ recency: e.target.value })}>
             <option value="">default</option>
-            {RECENCY_FUNCTIONS.map((name) => (
+            {recencyFunctions.map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>

@@ -1,8 +1,6 @@
 // The page's search state: its defaults, its form in the URL, and the request body it
 // stands for. One state object drives the controls, the address bar and the API call.
 
-export const RECENCY_FUNCTIONS = ["inverse", "exponential", "gaussian", "linear"];
-
 export const DEFAULTS = {
   q: "",
   likeDoc: "",

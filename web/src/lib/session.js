@@ -15,6 +15,7 @@ export async function loadServerInfo(apiKey) {
     samples: sampleInfo.queries,
     sampleSpace: sampleInfo.is_default_space ? null : sampleInfo.space,
     embedder: sampleInfo.embedder,
+    recencyFunctions: sampleInfo.recency_functions,
     profiles: profileList.profiles.filter((p) => p.name !== "default"),
     collections: collectionList.collections,
   };
