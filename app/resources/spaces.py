@@ -6,6 +6,7 @@ from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
+from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
@@ -44,11 +45,10 @@ def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
     return parse_model(SpaceIn, body, SPACE_RULES)
 
 
-def _space_dict(row: tuple[Any, ...]) -> dict[str, Any]:
-    return {
-        "name": row[1], "dims": row[2], "model": row[3], "description": row[4],
-        "created_at": row[5].isoformat(),
-    }  # fmt: skip
+def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
+    """A space as answered (the registry's id stays inside)."""
+    fields = ("name", "dims", "model", "description")
+    return {**{name: row[name] for name in fields}, "created_at": row["created_at"].isoformat()}
 
 
 async def register_space(
@@ -58,18 +58,20 @@ async def register_space(
         space.name, space.dims, space.model, space.description,
         settings.hnsw_m, settings.hnsw_ef_construction,
     )  # fmt: skip
-    try:
-        cursor = await conn.execute(queries("spaces").register_space, params)
-    except UniqueViolation:
-        raise Conflict(f"space {space.name!r} already exists", space=space.name) from None
-    row = await cursor.fetchone()
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        try:
+            await cursor.execute(queries("spaces").register_space, params)
+        except UniqueViolation:
+            raise Conflict(f"space {space.name!r} already exists", space=space.name) from None
+        row = await cursor.fetchone()
     assert row is not None
     return _space_dict(row)
 
 
 async def list_spaces(conn: AsyncConnection) -> list[dict[str, Any]]:
-    cursor = await conn.execute(queries("spaces").list_spaces)
-    return [_space_dict(row) for row in await cursor.fetchall()]
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(queries("spaces").list_spaces)
+        return [_space_dict(row) for row in await cursor.fetchall()]
 
 
 async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> None:
