@@ -284,3 +284,18 @@ def test_tag_filters_any_and_all(client):
     warned = search(client, **common, tags_all=["warning"])["rows"]
     assert sorted(r["chunk_id"] for r in warned) == ["t-crash", "t-plain", "t-slow"]
     client.delete("/api/rag/documents/hd-tags")
+
+
+def test_why_not_names_the_source_cap(client, corpus):
+    """A chunk that outscores the last row but whose source already has its rows."""
+    common = {"query": "peach plum", "w_rec": 0.0, "w_sig": 0.0, "k": 3}
+    uncapped = search(client, **common, max_per_source=0)["rows"]
+    capped = search(client, **common, max_per_source=1)["rows"]
+    held_back = next(r for r in uncapped if r["chunk_id"] not in {c["chunk_id"] for c in capped})
+    body = {**common, "max_per_source": 1, "chunk_id": held_back["chunk_id"]}
+    r = client.post("/api/rag/explain", json=body)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["stage"] == "max_per_source"
+    assert answer["source"] == corpus[held_back["chunk_id"]]["src"]
+    assert answer["rows_of_source"] == 1

@@ -47,10 +47,6 @@ def parse_explain_request(body: bytes) -> ExplainRequest:
     return parse_model(ExplainRequest, body, EXPLAIN_RULES)
 
 
-def _source(row: dict[str, Any]) -> str:
-    return str(row["src"] or row["doc_id"])
-
-
 def stage(
     request: ExplainRequest, detail: dict[str, Any], rows: list[dict[str, Any]], k: int
 ) -> dict[str, Any]:
@@ -71,7 +67,7 @@ def stage(
         return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
                 "short_by": request.min_score - detail["score"]}  # fmt: skip
     if kth is not None and detail["score"] >= kth:
-        same = [row for row in rows if _source(row) == detail["source"]]
+        same = [row for row in rows if row["source"] == detail["source"]]
         return {"stage": "max_per_source", "source": detail["source"],
                 "rows_of_source": len(same)}  # fmt: skip
     return {"stage": "outscored", "kth_score": kth,

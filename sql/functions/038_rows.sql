@@ -49,7 +49,7 @@ BEGIN
     v_sims := api.result_sims(p, p_ids);
     SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
-               'model', c.model,
+               'model', c.model, 'source', api.source_key(c.src, c.doc_id),
                'score', coalesce(u.fused, api.score(p, coalesce(s.sem, 0), lx.lex, c.created_at, c.signal)),
                'cos_dist', 1 - s.first_sim, 'l2_dist', v_sims.l2[u.n], 'scale', c.scale,
                'days_old', api.days_old(p.now_epoch, c.created_at), 'created_at', c.created_at,
