@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from app.recency import RECENCY_FUNCTIONS
+from app.settings import Settings
 from helpers import recency
 
 FUNCTIONS = [("inverse", 1.0), ("inverse", 7.0), ("exponential", 30.0), ("gaussian", 90.0),
@@ -98,3 +99,11 @@ def _box(text: str) -> tuple[float, float, float, float]:
 def test_python_names_the_recency_functions_sql_computes(conn):
     (names,) = conn.execute("SELECT api.recency_functions()").fetchone()
     assert tuple(names) == RECENCY_FUNCTIONS
+
+
+def test_the_engine_defaults_are_the_service_defaults(conn):
+    (knobs,) = conn.execute("SELECT api.search_defaults()").fetchone()
+    default = {name: field.default for name, field in Settings.model_fields.items()}
+    assert knobs["ef_search"] == default["hnsw_ef_search"]
+    assert knobs["bm25"] == {"k1": default["bm25_k1"], "b": default["bm25_b"]}
+    assert knobs["rrf_k"] == default["rrf_k"]

@@ -1,10 +1,11 @@
 -- The search plan of one request, and the engine's knobs with their defaults.
 
 -- Every knob of the search engine and its default, in one place; p_options overrides any
--- of them. The request-level ones (ef_search, bm25, max_per_source, rrf_k) equal the
--- service's settings defaults (app/settings.py; a test holds them equal) and apply to
--- direct SQL callers who leave them out; the service never sets the others, which tests
--- and benchmarks use to force a path:
+-- of them. The request-level ones apply to direct SQL callers who leave them out (the
+-- service always sends its settings): ef_search, bm25 and rrf_k equal the service's
+-- defaults (app/settings.py; tests/test_scoring_sql.py holds them equal); max_per_source
+-- is 0 here (no cap), where the service's default is 3. The service never sets the
+-- others, which tests and benchmarks use to force a path:
 --   scan_rows       a collection (or a filtered set) of at most this many chunks is
 --                   scanned: scoring them all costs less than any index walk;
 --   region_budget   the threshold search scores at most max(region_budget, 8 x depth)
