@@ -19,6 +19,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -182,17 +183,24 @@ def service(request: pytest.FixtureRequest, db_url: str) -> Iterator[ServiceProc
     service.stop()
 
 
+@contextmanager
+def service_on_own_database(pg: PgServer, env: dict[str, str]) -> Iterator[ServiceProcess]:
+    """A ``ragsearch serve`` process on a fresh migrated database, both gone afterwards."""
+    url = pg.create_database()
+    service = start_service({"DATABASE_URL": url, **env})
+    try:
+        yield service
+    finally:
+        service.stop()
+        pg.drop_database(url)
+
+
 @pytest.fixture(scope="module")
 def demo_service(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
     """A service on a database of its own with the demo corpus loaded (``serve --demo``)."""
-    url = pg.create_database()
-    service = start_service(
-        {"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY,
-         "RAG_DEMO": "true", "RAG_EMBEDDER": "none"}
-    )  # fmt: skip
-    yield service
-    service.stop()
-    pg.drop_database(url)
+    env = {"RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY, "RAG_DEMO": "true"}
+    with service_on_own_database(pg, env) as service:
+        yield service
 
 
 @pytest.fixture(scope="module")

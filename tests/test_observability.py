@@ -11,7 +11,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from conftest import READ_KEY, WRITE_KEY, PgServer, ServiceProcess, start_service
+from conftest import READ_KEY, WRITE_KEY, PgServer, ServiceProcess, service_on_own_database
 
 DIMS = 384
 VECTOR = [1.0] + [0.0] * (DIMS - 1)
@@ -19,15 +19,10 @@ VECTOR = [1.0] + [0.0] * (DIMS - 1)
 
 @pytest.fixture(scope="module")
 def observed(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
-    url = pg.create_database()
-    service = start_service(
-        {"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY,
-         "RAG_EMBEDDER": "none", "RAG_LOG_LEVEL": "info", "RAG_LOG_FORMAT": "json",
-         "RAG_SLOW_SEARCH_MS": "0.001"}
-    )  # fmt: skip
-    yield service
-    service.stop()
-    pg.drop_database(url)
+    env = {"RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY, "RAG_LOG_LEVEL": "info",
+           "RAG_LOG_FORMAT": "json", "RAG_SLOW_SEARCH_MS": "0.001"}  # fmt: skip
+    with service_on_own_database(pg, env) as service:
+        yield service
 
 
 def _client(service: ServiceProcess, key: str) -> httpx.Client:
@@ -116,11 +111,6 @@ def test_one_json_line_per_request_without_secrets_and_slow_searches_logged(obse
 
 
 def test_metrics_can_be_public(pg: PgServer, template_db: str):
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY,
-                             "RAG_METRICS_PUBLIC": "true"})  # fmt: skip
-    try:
+    env = {"RAG_API_KEYS": WRITE_KEY, "RAG_METRICS_PUBLIC": "true"}
+    with service_on_own_database(pg, env) as service:
         assert httpx.get(f"{service.base_url}/metrics").status_code == 200
-    finally:
-        service.stop()
-        pg.drop_database(url)

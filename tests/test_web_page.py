@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.api.pages import PAGE
 from browser import WatchedPage, chromium, open_page
-from conftest import READ_KEY, PgServer, ServiceProcess, start_service
+from conftest import READ_KEY, PgServer, ServiceProcess, service_on_own_database
 
 SAMPLE = "How do I parse JSON text into Python objects?"
 TIMEOUT_MS = 15_000
@@ -24,21 +24,15 @@ TIMEOUT_MS = 15_000
 @pytest.fixture(scope="module")
 def open_demo(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
     """`ragsearch serve --demo` as a user starts it: no keys (loopback only), no embedder."""
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_DEMO": "true", "RAG_EMBEDDER": "none"})
-    yield service
-    service.stop()
-    pg.drop_database(url)
+    with service_on_own_database(pg, {"RAG_DEMO": "true"}) as service:
+        yield service
 
 
 @pytest.fixture(scope="module")
 def embedding_demo(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
     """`make demo`: the demo corpus and the packaged all-MiniLM-L6-v2 for query text."""
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_DEMO": "true", "RAG_EMBEDDER": "local"})
-    yield service
-    service.stop()
-    pg.drop_database(url)
+    with service_on_own_database(pg, {"RAG_DEMO": "true", "RAG_EMBEDDER": "local"}) as service:
+        yield service
 
 
 @pytest.fixture(scope="module")
