@@ -83,24 +83,20 @@ async def warm_up(settings: Settings) -> None:
 
 
 def query_embedder(settings: Settings) -> Embedder | None:
-    """The embedder for query text (RAG_EMBEDDER): ``local`` the bundled model, ``none``
-    no embedder, ``auto`` the bundled model when it is installed and the default space
-    has its dimensions. Loaded on first use."""
-    if settings.embedder == "none":
-        return None
-    fits = settings.default_dims == MiniLMEmbedder.dims
-    if settings.embedder == "auto" and not (fits and local_model_available()):
-        return None
-    if not fits:
+    """The embedder for query text (RAG_EMBEDDER, see ``query_embedder_name``), loaded on
+    first use; ``local`` with a default space of other dimensions is an error."""
+    if settings.embedder == "local" and settings.default_dims != MiniLMEmbedder.dims:
         raise BadRequest(
             f"RAG_EMBEDDER=local makes {MiniLMEmbedder.dims}-dimension vectors but the default "
             f"space has {settings.default_dims}"
         )
-    return load_local_embedder()
+    return load_local_embedder() if query_embedder_name(settings) else None
 
 
 def query_embedder_name(settings: Settings) -> str | None:
-    """The model that embeds query text on this server, or None (looked up, not loaded)."""
+    """The model that embeds query text on this server, or None (looked up, not loaded):
+    ``local`` the bundled model, ``none`` no embedder, ``auto`` the bundled model when it is
+    installed and the default space has its dimensions."""
     if settings.default_dims != MiniLMEmbedder.dims or settings.embedder == "none":
         return None
     if settings.embedder == "auto" and not local_model_available():
