@@ -299,3 +299,13 @@ def test_why_not_names_the_source_cap(client, corpus):
     assert answer["stage"] == "max_per_source"
     assert answer["source"] == corpus[held_back["chunk_id"]]["src"]
     assert answer["rows_of_source"] == 1
+
+
+def test_auto_with_diversity_reranks_the_default_balance_pool(client, corpus):
+    """The evidence is read from the pool diversity re-ranks; unsure, it is the answer."""
+    common = {"query": "fruit", "embedding": _unit(np.ones(DIMS)), "w_rec": 0, "w_sig": 0,
+              "max_per_source": 0, "k": 5, "diversity_factor": 0.5}  # fmt: skip
+    auto = search(client, **common, profile="auto")
+    fixed = search(client, **common, profile="default", hybrid_vector_weight=0.5)
+    assert auto["classification"]["evidence"]["vector_share"] == 0.5
+    assert [r["chunk_id"] for r in auto["rows"]] == [r["chunk_id"] for r in fixed["rows"]]

@@ -53,14 +53,17 @@ async def evidence_search(
 ) -> tuple[SearchPlan, Ranking]:
     """The plan whose balance the evidence chose, and its ranking."""
     first = plan_with(default_share)
-    probe = replace(first, k=max(EVIDENCE_ROWS, first.depth), offset=0, pool=0, diversity=0.0)
+    # The first ranking serves as the probe when it already holds the top rows from rank 1
+    # (a first page deep enough, or the candidate pool diversity re-ranks).
+    reads_top = first.rows_from == 0 and first.depth >= EVIDENCE_ROWS
+    probe = first if reads_top else replace(first, k=max(EVIDENCE_ROWS, first.depth), offset=0)
     probed = await rank(conn, probe)
     evidence = evidence_of(probed.rows)
     share = RULE.vector_share(evidence, default_share)
     note: dict[str, Any] = {**evidence.as_dict(), "vector_share": share,
                             "decision": _decision(share, default_share)}  # fmt: skip
-    if share == default_share and first.pool == 0:
-        rows = probed.rows[first.offset : first.offset + first.k]
+    if share == default_share:
+        rows = probed.rows if probe is first else probed.rows[first.offset : first.offset + first.k]
         return replace(first, evidence=note), Ranking(rows=rows, meta=probed.meta)
     plan = replace(plan_with(share), evidence=note)
     return plan, await rank(conn, plan)

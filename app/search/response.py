@@ -125,9 +125,4 @@ def search_response(
             "retry": dict(plan.retry) if plan.retry else None,
             "evidence": dict(plan.evidence) if plan.evidence else None,
         }
-        if plan.evidence:
-            response["classification"]["vector_share"] = plan.evidence["vector_share"]
-            response["classification"]["keyword_share"] = round(
-                1 - plan.evidence["vector_share"], 6
-            )
     return response
