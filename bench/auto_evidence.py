@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.classify import classify
 from app.search.evidence import EvidenceRule, evidence_of
 from bench.common import print_table
-from bench.quality import DATASETS, _ids, b64, ingest, load_collection, ndcg_at, target
+from bench.quality import DATASETS, Collection, b64, loaded, ndcg_at
 
 SHARES = [round(x, 1) for x in np.arange(0.0, 1.0001, 0.1)]
 DATA = Path(__file__).resolve().parent / "data"
@@ -42,7 +42,7 @@ def _search(client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
     return response.json()
 
 
-def collect(client: httpx.Client, collection: Any) -> list[dict[str, Any]]:
+def collect(client: httpx.Client, collection: Collection) -> list[dict[str, Any]]:
     records = []
     for query_id, text in tqdm(collection.queries.items(), desc="queries", file=sys.stderr):
         base = {"query": text, "embedding": b64(collection.query_vectors[query_id]), **OFF}
@@ -121,13 +121,7 @@ def main() -> None:
             parser.error("fit on a training split, never the test queries")
         fit(json.loads(path.read_text()))
         return
-    collection = load_collection(args.dataset, args.split)
-    doc_ids = _ids(args.dataset / "embeddings" / "minilm-doc-ids.txt")
-    with (
-        target(args, f"beir_{collection.name}") as base,
-        httpx.Client(base_url=base, timeout=60) as client,
-    ):
-        ingest(client, collection, doc_ids)
+    with loaded(args) as (client, collection):
         DATA.mkdir(exist_ok=True)
         path.write_text(json.dumps(collect(client, collection)))
     print(f"wrote {path}", file=sys.stderr)

@@ -242,6 +242,20 @@ def target(args: argparse.Namespace, database: str) -> Iterator[str]:
             yield base
 
 
+@contextmanager
+def loaded(args: argparse.Namespace) -> Iterator[tuple[httpx.Client, Collection]]:
+    """A client of the service to measure, with ``args.dataset`` loaded and its
+    ``args.split`` queries ready."""
+    collection = load_collection(args.dataset, args.split)
+    doc_ids = _ids(args.dataset / "embeddings" / "minilm-doc-ids.txt")
+    with (
+        target(args, f"beir_{collection.name}") as base,
+        httpx.Client(base_url=base, timeout=60) as client,
+    ):
+        ingest(client, collection, doc_ids)
+        yield client, collection
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset", type=Path, default=DATASETS / "scifact")
@@ -251,13 +265,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.tune and args.split == "test":
         parser.error("--tune is for a training split, never the test queries")
-    collection = load_collection(args.dataset, args.split)
-    doc_ids = _ids(args.dataset / "embeddings" / "minilm-doc-ids.txt")
-    with (
-        target(args, f"beir_{collection.name}") as base,
-        httpx.Client(base_url=base, timeout=60) as client,
-    ):
-        ingest(client, collection, doc_ids)
+    with loaded(args) as (client, collection):
         (tune if args.tune else evaluate)(client, collection)
 
 
