@@ -44,8 +44,8 @@ def decides_balance(request: SearchRequest, plan: SearchPlan) -> bool:
 
 def _decision(share: float, default: float) -> str:
     if share == default:
-        return "default balance (the evidence is not sure of either stream)"
-    return "toward keywords" if share < default else "toward vectors"
+        return "kept the default balance: neither stream is clearly the sharper"
+    return "moved toward keywords" if share < default else "moved toward vectors"
 
 
 async def evidence_search(

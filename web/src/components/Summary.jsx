@@ -48,7 +48,7 @@ export function Classification({ classification, weights }) {
     <p className="classification" data-testid="classification">
       <b>auto</b> read this as <b>{name}</b> ({percent(confidence)} sure: {reason}), so vectors get{" "}
       {percent(vectors)} and keywords {percent(1 - vectors)} of the relevance weight
-      {evidence ? ` (from the evidence: ${evidence.decision})` : ""}.
+      {evidence ? `; its evidence ${evidence.decision}` : ""}.
     </p>
   );
 }

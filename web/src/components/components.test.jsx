@@ -56,11 +56,11 @@ describe("Classification", () => {
   it("says what the evidence decided", () => {
     const classification = {
       class: "lookup", confidence: 0.9, reason: "a backticked name",
-      evidence: { decision: "toward keywords", vector_share: 0.3 },
+      evidence: { decision: "moved toward keywords", vector_share: 0.3 },
     }; // prettier-ignore
     const { container } = render(
       <Classification classification={classification} weights={{ w_cos: 0.3, w_lex: 0.7 }} />,
     );
-    expect(container.textContent).toContain("vectors get 30% and keywords 70% of the relevance weight (from the evidence: toward keywords).");
+    expect(container.textContent).toContain("vectors get 30% and keywords 70% of the relevance weight; its evidence moved toward keywords.");
   });
 });
