@@ -76,10 +76,9 @@ def load_local_embedder() -> MiniLMEmbedder:
 
 
 async def warm_up(settings: Settings) -> None:
-    """Load the query embedder now (seconds: torch and the model) rather than in the first
-    search that needs it."""
-    if query_embedder_name(settings) is not None:
-        await asyncio.to_thread(query_embedder, settings)
+    """Load the query embedder and run it once now (seconds: torch, the model, its first
+    pass) rather than in the first search that needs it."""
+    await embed_query(settings, "warm up")
 
 
 def query_embedder(settings: Settings) -> Embedder | None:
