@@ -42,11 +42,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import orjson
 import psutil
 import psycopg
 from pgvector import Vector
 from pgvector.psycopg import register_vector
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -207,6 +208,7 @@ def add_slice(url: str, spec: CorpusSpec) -> None:
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
             ef_search: int) -> list[Case]:  # fmt: skip
     register_vector(conn)
+    set_json_loads(orjson.loads, conn)  # as the service reads the ranking's answer
     methods = SqlMethods(conn, ef_search, queries.shape[1])
     cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w) for w in MIXES]
     mix = f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]}"

@@ -7,19 +7,27 @@
 --       filter applied during the walk when "filtered", nearest first; sims are exact
 --       float32 cosine similarities; far is the walk's own (half-precision) distance to
 --       the last chunk returned, within api.ann_distance_error() of the exact one.
---   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex) -> (ids[], sims[])
+--   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
+--       -> (ids[], sims[], region)
 --       the chunks of the static region (static score >= sigma, from the GiST index,
 --       api.region_boxes) whose whole score reaches theta, with their similarity: the
---       region scored in one statement when this is the plan's only weighted space.
+--       region read once and scored in one statement when this is the plan's only
+--       weighted space. region: how many chunks the region holds, counted up to limit;
+--       at limit nothing is scored (ids and sims empty).
+--   api.space_<id>_score(plan, space index, ids, known_ids, known_sims, lex)
+--       -> (ids[], chunk_ids[], sources[], scores[])
+--       api.score_ids for a plan whose only weighted space this is, in one statement: the
+--       chunks that exist, with their eligible scores (similarity from known_sims where
+--       the walk read it, else from the vector);
 --   api.space_<id>_sims(q, collection, ids, known_ids, known_sims) -> float8[]
 --       the cosine similarity of each chunk id to q, aligned with ids (NULL: no vector),
 --       taken from known_sims where the id is among known_ids (read by the walk);
 --   api.space_<id>_measures(q, collection, ids) -> (sims float8[], l2 float8[])
 --       the cosine similarity and the Euclidean distance of each id, for response rows.
 --
--- api.space_nearest, api.space_sims and api.space_measures call the function of a space
--- by its id; they are generated too (a CASE over the registered spaces, static calls),
--- after every change to the registry.
+-- api.space_nearest, api.space_region, api.space_score, api.space_sims and
+-- api.space_measures call the function of a space by its id; they are generated too (a
+-- CASE over the registered spaces, static calls), after every change to the registry.
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
 -- disabled inside them): on a collection loaded a moment ago there are no statistics yet,
@@ -123,7 +131,8 @@ BEGIN
     EXECUTE format($f$
         CREATE FUNCTION api.%1$I(
             p api.search_plan, p_space integer, p_boxes box[], p_sigma float8, p_theta float8,
-            p_lex_ids bigint[], p_lex_scores float8[], OUT ids bigint[], OUT sims float8[])
+            p_lex_ids bigint[], p_lex_scores float8[], p_limit integer,
+            OUT ids bigint[], OUT sims float8[], OUT region integer)
         LANGUAGE plpgsql STABLE
         SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
         AS $body$
@@ -135,27 +144,42 @@ BEGIN
             v_created timestamptz[];
             v_signals real[];
         BEGIN
-            -- the region's chunks: from the index alone (unfiltered), or checked
+            ids := '{}';
+            sims := '{}';
+            region := 0;
+            IF coalesce(cardinality(p_boxes), 0) = 0 THEN
+                RETURN;
+            END IF;
+            -- the region's chunks (at most p_limit): from the index alone (unfiltered),
+            -- or checked
             IF NOT p.filtered THEN
                 SELECT array_agg(c.id), array_agg(c.created_at), array_agg(c.signal)
                 INTO v_ids, v_created, v_signals
-                FROM unnest(p_boxes) AS b(box)
-                CROSS JOIN LATERAL (
-                    SELECT c.id, c.created_at, c.signal FROM rag.chunks c
-                    WHERE c.collection_id = p.collection_id
-                      AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
-                WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma;
+                FROM (SELECT c.id, c.created_at, c.signal
+                      FROM unnest(p_boxes) AS b(box)
+                      CROSS JOIN LATERAL (
+                          SELECT c.id, c.created_at, c.signal FROM rag.chunks c
+                          WHERE c.collection_id = p.collection_id
+                            AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
+                      WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma
+                      LIMIT p_limit) c;
             ELSE
                 SELECT array_agg(c.id), array_agg(c.created_at), array_agg(c.signal)
                 INTO v_ids, v_created, v_signals
-                FROM unnest(p_boxes) AS b(box)
-                CROSS JOIN LATERAL (
-                    SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
-                    FROM rag.chunks c
-                    WHERE c.collection_id = p.collection_id
-                      AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
-                WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma
-                  AND api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta);
+                FROM (SELECT c.id, c.created_at, c.signal
+                      FROM unnest(p_boxes) AS b(box)
+                      CROSS JOIN LATERAL (
+                          SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
+                          FROM rag.chunks c
+                          WHERE c.collection_id = p.collection_id
+                            AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
+                      WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma
+                        AND api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+                      LIMIT p_limit) c;
+            END IF;
+            region := coalesce(cardinality(v_ids), 0);
+            IF region = 0 OR region >= p_limit THEN
+                RETURN;
             END IF;
             -- their whole scores, keeping those that reach theta (a chunk on a box edge
             -- may come twice: the caller keeps one)
@@ -175,6 +199,40 @@ BEGIN
         $body$
         $f$,
         api.space_function(p_space_id, 'region'), v_table);
+    EXECUTE format($f$
+        CREATE FUNCTION api.%1$I(
+            p api.search_plan, p_space integer, p_ids bigint[], p_known_ids bigint[],
+            p_known_sims float8[], p_lex_ids bigint[], p_lex_scores float8[],
+            OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])
+        LANGUAGE plpgsql STABLE
+        SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
+        AS $body$
+        DECLARE
+            v_q vector := p.vectors[p_space];
+            v_w float8 := p.space_weights[p_space];
+        BEGIN
+            SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
+                   coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
+            INTO ids, chunk_ids, sources, scores
+            FROM (SELECT s.id, s.chunk_id, s.source,
+                         api.eligible_score(p, s.score, s.sem, s.matched) AS score
+                  FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                               api.score(p, m.sem, lx.lex, c.created_at, c.signal) AS score,
+                               m.sem, lx.id IS NOT NULL AS matched
+                        FROM unnest(p_ids) AS u(id)
+                        JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                        LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+                        CROSS JOIN LATERAL (
+                            SELECT v_w * coalesce(k.sim, (
+                                SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.%2$I v
+                                WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id),
+                                0) AS sem) m
+                        LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+                        OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
+        END
+        $body$
+        $f$,
+        api.space_function(p_space_id, 'score'), v_table);
     PERFORM api.create_space_dispatch();
 END
 $$;
@@ -188,10 +246,12 @@ BEGIN
                    api.space_function(p_space_id, 'nearest'));
     EXECUTE format('DROP FUNCTION IF EXISTS api.%I(vector, integer, bigint[], bigint[], float8[])',
                    api.space_function(p_space_id, 'sims'));
+    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, bigint[], bigint[], '
+                   'float8[], bigint[], float8[])', api.space_function(p_space_id, 'score'));
     EXECUTE format('DROP FUNCTION IF EXISTS api.%I(vector, integer, bigint[])',
                    api.space_function(p_space_id, 'measures'));
     EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, box[], float8, '
-                   'float8, bigint[], float8[])', api.space_function(p_space_id, 'region'));
+                   'float8, bigint[], float8[], integer)', api.space_function(p_space_id, 'region'));
     PERFORM api.create_space_dispatch(p_space_id);
 END
 $$;
@@ -209,6 +269,7 @@ DECLARE
     v_sims text := ' WHEN NULL THEN NULL;';
     v_measures text := ' WHEN NULL THEN NULL;';
     v_region text := ' WHEN NULL THEN NULL;';
+    v_score text := ' WHEN NULL THEN NULL;';
 BEGIN
     FOR i IN 1 .. coalesce(cardinality(v_ids), 0) LOOP
         v_nearest := v_nearest || format(
@@ -221,8 +282,11 @@ BEGIN
             ' WHEN %s THEN SELECT * INTO sims, l2 FROM api.%I(p_q, p_collection, p_ids); RETURN;',
             v_ids[i], api.space_function(v_ids[i], 'measures'));
         v_region := v_region || format(
-            ' WHEN %s THEN SELECT * INTO ids, sims FROM api.%I(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores); RETURN;',
+            ' WHEN %s THEN SELECT * INTO ids, sims, region FROM api.%I(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;',
             v_ids[i], api.space_function(v_ids[i], 'region'));
+        v_score := v_score || format(
+            ' WHEN %s THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.%I(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;',
+            v_ids[i], api.space_function(v_ids[i], 'score'));
     END LOOP;
     EXECUTE format($f$
         CREATE OR REPLACE FUNCTION api.space_nearest(
@@ -265,7 +329,7 @@ BEGIN
         CREATE OR REPLACE FUNCTION api.space_region(
             p_space_id integer, p api.search_plan, p_space integer, p_boxes box[],
             p_sigma float8, p_theta float8, p_lex_ids bigint[], p_lex_scores float8[],
-            OUT ids bigint[], OUT sims float8[])
+            p_limit integer, OUT ids bigint[], OUT sims float8[], OUT region integer)
         LANGUAGE plpgsql STABLE
         AS $body$
         BEGIN
@@ -273,6 +337,19 @@ BEGIN
         END
         $body$
         $f$, v_region);
+    EXECUTE format($f$
+        CREATE OR REPLACE FUNCTION api.space_score(
+            p_space_id integer, p api.search_plan, p_space integer, p_ids bigint[],
+            p_known_ids bigint[], p_known_sims float8[], p_lex_ids bigint[],
+            p_lex_scores float8[],
+            OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])
+        LANGUAGE plpgsql STABLE
+        AS $body$
+        BEGIN
+            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
+        END
+        $body$
+        $f$, v_score);
 END
 $$;
 

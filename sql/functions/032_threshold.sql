@@ -170,11 +170,21 @@ LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
 AS $$
 DECLARE
+    v_single integer := CASE WHEN p.w_cos > 0 OR p.min_similarity IS NOT NULL
+                             THEN api.single_space(p) END;
     v_sem float8[];
     v_sims float8[];
 BEGIN
     IF cardinality(p_ids) = 0 THEN
         ids := '{}'; chunk_ids := '{}'; sources := '{}'; scores := '{}';
+        RETURN;
+    END IF;
+    IF v_single IS NOT NULL
+       AND p_known_spaces = array_fill(v_single, ARRAY[cardinality(p_known_spaces)]) THEN
+        -- one weighted space, everything known read there: one statement
+        SELECT * INTO ids, chunk_ids, sources, scores
+        FROM api.space_score(p.space_ids[v_single], p, v_single, p_ids, p_known_ids,
+                             p_known_sims, p_lex_ids, p_lex_scores);
         RETURN;
     END IF;
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
@@ -252,7 +262,9 @@ DECLARE
     v_boxes box[];
     v_budget integer;
     v_region bigint[];
+    v_region_size integer;
     v_reaching record;
+    v_scored_where_read boolean;  -- the region scored in the call that reads it (one space)
     v_best integer[];
 BEGIN
     -- Only similarity counts: the k best are among the first few the walk returns (the
@@ -315,17 +327,25 @@ BEGIN
                          WHEN v_single IS NOT NULL  -- a region chunk costs little to score
                          THEN least(p.region_limit, greatest(p.region_budget, 64 * depth))
                          ELSE greatest(p.region_budget, 8 * depth) END;
-        v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
+        v_scored_where_read := v_single IS NOT NULL AND v_theta IS NOT NULL;
+        IF v_scored_where_read THEN
+            -- the region read once, and scored in the same call when within the budget:
+            -- only the few chunks that reach theta come back
+            v_reaching := api.space_region(p.space_ids[v_single], p, v_single, v_boxes,
+                                           v_sigma, v_theta, p_lex_ids, p_lex_scores,
+                                           v_budget + 1);
+            v_region_size := v_reaching.region;
+        ELSE
+            v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
+            v_region_size := cardinality(v_region);
+        END IF;
         rounds := rounds || jsonb_build_object(
             'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
-            'region', cardinality(v_region), 'scored', cardinality(v_ids),
+            'region', v_region_size, 'scored', cardinality(v_ids),
             'ms', round((extract(epoch FROM clock_timestamp() - v_clock) * 1000)::numeric, 3));
-        IF cardinality(v_region) <= v_budget THEN
+        IF v_region_size <= v_budget THEN
             -- 5. score the region; the best of everything scored
-            IF v_single IS NOT NULL AND v_theta IS NOT NULL AND cardinality(v_region) > 0 THEN
-                -- one statement keeps the few region chunks that reach theta
-                v_reaching := api.space_region(p.space_ids[v_single], p, v_single, v_boxes,
-                                               v_sigma, v_theta, p_lex_ids, p_lex_scores);
+            IF v_scored_where_read THEN
                 v_new := ARRAY(SELECT unnest(v_reaching.ids) EXCEPT SELECT unnest(v_ids));
                 v_known_spaces := array_fill(v_single, ARRAY[cardinality(v_reaching.ids)]);
                 v_known_ids := v_reaching.ids;
@@ -341,7 +361,7 @@ BEGIN
             v_scores := v_scores || v_scored.scores;
             v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
             ids := ARRAY(SELECT v_ids[n] FROM unnest(v_best) AS n);
-            candidates := cardinality(v_ids) + cardinality(v_region);
+            candidates := cardinality(v_ids) + v_region_size;
             closed := true;
             RETURN;
         END IF;
