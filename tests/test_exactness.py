@@ -224,6 +224,39 @@ def test_exact_option_forces_the_scan(corpus, conn):
     assert result["meta"]["candidates_scanned"] == len(corpus)
 
 
+PARALLEL_MADE_CHEAP = (
+    "parallel_setup_cost = 0", "parallel_tuple_cost = 0",
+    "min_parallel_table_scan_size = '64kB'", "max_parallel_workers_per_gather = 2",
+)  # fmt: skip
+
+
+def _workers_launched(conn: psycopg.Connection) -> int:
+    conn.execute("SELECT pg_stat_clear_snapshot()")
+    (launched,) = conn.execute(
+        "SELECT parallel_workers_launched FROM pg_stat_database WHERE datname = current_database()"
+    ).fetchone()
+    return int(launched)
+
+
+def test_the_exact_scan_runs_in_parallel_workers(corpus, db_url):
+    # One parallel-unsafe function in the scan's statement keeps it in one process. Here
+    # parallelism is made cheap, and only the corpus's own tables are large enough for it.
+    rng = np.random.default_rng(24)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    with psycopg.connect(db_url, autocommit=True) as own:
+        for setting in PARALLEL_MADE_CHEAP:
+            own.execute(f"SET {setting}")
+        before = _workers_launched(own)
+        result = call_topk(own, query, {"prose": 1.0}, (0.5, 0.3, 0.2), 10, options={"exact": True})
+        own.execute("SELECT pg_stat_force_next_flush()")
+        own.execute("SELECT 1")  # the transaction end that flushes
+        after = _workers_launched(own)
+    assert result["meta"]["strategy"] == "scan"
+    assert after > before
+    expected = brute_force(corpus, query, {"prose": 1.0}, (0.5, 0.3, 0.2))
+    assert_exact_topk(result["rows"], expected, 10)
+
+
 def test_auto_strategy_scans_when_the_filters_leave_few_chunks(corpus, conn):
     conn.execute("ANALYZE rag.chunks")
     query = {"prose": np.ones(SPACES["prose"], dtype=np.float32)}

@@ -17,7 +17,11 @@
 -- k rows whenever k eligible chunks remain under the cap.
 --
 -- These are SQL functions that the planner inlines into each statement (STABLE where
--- they read a timestamptz's epoch: see api.recency).
+-- they read a timestamptz's epoch: see api.recency). The rule is written once, on plain
+-- values (api.static_terms, api.score_terms); api.static_score and api.score apply it
+-- with a plan's values, and api.score_sql writes it into a statement planned for one
+-- request with those values as constants, which the planner folds (a full scan then
+-- evaluates little more than the arithmetic per row).
 
 CREATE FUNCTION api.rec(p api.search_plan, p_created timestamptz)
 RETURNS float8
@@ -25,12 +29,35 @@ LANGUAGE sql STABLE
 AS $$ SELECT api.recency(p.rec_function, p.rec_scale, p.now_epoch, p_created) $$;
 
 -- The part of the score no vector and no keyword is needed for.
+CREATE FUNCTION api.static_terms(
+    p_w_rec float8, p_w_sig float8, p_rec_function text, p_rec_scale float8, p_now float8,
+    p_created timestamptz, p_signal float8
+) RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN p_w_rec = 0 THEN 0
+                ELSE p_w_rec * api.recency(p_rec_function, p_rec_scale, p_now, p_created) END
+         + CASE WHEN p_w_sig = 0 THEN 0 ELSE p_w_sig * p_signal END
+$$;
+
+CREATE FUNCTION api.score_terms(
+    p_w_cos float8, p_w_lex float8, p_w_rec float8, p_w_sig float8, p_rec_function text,
+    p_rec_scale float8, p_now float8,
+    p_sem float8, p_lex float8, p_created timestamptz, p_signal float8
+) RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT p_w_cos * coalesce(p_sem, 0) + p_w_lex * coalesce(p_lex, 0)
+         + api.static_terms(p_w_rec, p_w_sig, p_rec_function, p_rec_scale, p_now, p_created,
+                            p_signal)
+$$;
+
 CREATE FUNCTION api.static_score(p api.search_plan, p_created timestamptz, p_signal float8)
 RETURNS float8
 LANGUAGE sql STABLE
 AS $$
-    SELECT CASE WHEN p.w_rec = 0 THEN 0 ELSE p.w_rec * api.rec(p, p_created) END
-         + CASE WHEN p.w_sig = 0 THEN 0 ELSE p.w_sig * p_signal END
+    SELECT api.static_terms(p.w_rec, p.w_sig, p.rec_function, p.rec_scale, p.now_epoch,
+                            p_created, p_signal)
 $$;
 
 CREATE FUNCTION api.score(
@@ -38,8 +65,23 @@ CREATE FUNCTION api.score(
 ) RETURNS float8
 LANGUAGE sql STABLE
 AS $$
-    SELECT p.w_cos * coalesce(p_sem, 0) + p.w_lex * coalesce(p_lex, 0)
-         + api.static_score(p, p_created, p_signal)
+    SELECT api.score_terms(p.w_cos, p.w_lex, p.w_rec, p.w_sig, p.rec_function, p.rec_scale,
+                           p.now_epoch, p_sem, p_lex, p_created, p_signal)
+$$;
+
+-- api.score of chunk c (c.created_at, c.signal) as SQL text, the plan's values written in
+-- as constants; p_sem and p_lex are SQL expressions. Numbers are written in full (a
+-- client's extra_float_digits must not round them: the scores must equal api.score's).
+CREATE FUNCTION api.score_sql(p api.search_plan, p_sem text, p_lex text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET extra_float_digits = 3
+AS $$
+    SELECT format('api.score_terms(%s::float8, %s::float8, %s::float8, %s::float8, %L, '
+                  '%s::float8, %s::float8, %s, %s, c.created_at, c.signal)',
+                  quote_literal(p.w_cos), quote_literal(p.w_lex), quote_literal(p.w_rec),
+                  quote_literal(p.w_sig), p.rec_function, quote_literal(p.rec_scale),
+                  quote_literal(p.now_epoch), p_sem, p_lex)
 $$;
 
 -- The score if the chunk is eligible (p_matched: it holds a query term), else NULL.

@@ -1,21 +1,27 @@
 -- Strategy "scan": score every chunk of the collection that passes the filter, in one
 -- statement planned for this request (so a selective filter uses its index, and a large
 -- scan runs in parallel), shaped like the plainest "ORDER BY score LIMIT k" a client would
--- write. Exact by construction.
+-- write. Exact by construction. The plan's weights, recency and instant are written in as
+-- constants (api.score_sql) and the vectors passed as a parameter of their own, so that
+-- each row costs the arithmetic alone; every function the statement calls is PARALLEL
+-- SAFE (one that is not keeps the whole scan in one process).
 --
 -- Under max_per_source, the k best under the cap are found among the L best overall
 -- (L = 4k, then 8 times more while the L best hold fewer than k under the cap and more
 -- chunks remain): the cap never lets a lower chunk displace a higher one, so the k best
 -- under the cap of the L best are those of all chunks once there are k of them.
 
--- The semantic part over the joined vector tables v1, v2, ... ($1: the plan).
-CREATE FUNCTION api.sem_sql(p api.search_plan)
+-- The semantic part over the joined vector tables v1, v2, ... (p_vectors: the statement's
+-- parameter holding the plan's vectors, as in '$4'; the space weights written in).
+CREATE FUNCTION api.sem_sql(p api.search_plan, p_vectors text)
 RETURNS text
 LANGUAGE sql IMMUTABLE
+SET extra_float_digits = 3  -- weights written in full, whatever the client's setting
 AS $$
     SELECT coalesce(string_agg(
-               format('($1).space_weights[%s] * coalesce(1 - (v%s.embedding <=> ($1).vectors[%s]), 0)',
-                      i, i, i), ' + ' ORDER BY i), '0')
+               format('%s::float8 * coalesce(1 - (v%s.embedding <=> %s[%s]), 0)',
+                      quote_literal(p.space_weights[i]), i, p_vectors, i), ' + ' ORDER BY i),
+               '0')
     FROM generate_subscripts(p.space_ids, 1) AS i
     WHERE p.space_weights[i] > 0
 $$;
@@ -33,16 +39,16 @@ AS $$
 $$;
 
 -- The statement: (id, chunk_id, source) of the p_limit best eligible chunks, best
--- first. $1 the plan, $2 / $3 the keyword matches' ids and lex.
+-- first. $1 the plan, $2 / $3 the keyword matches' ids and lex, $4 the plan's vectors.
 CREATE FUNCTION api.scan_sql(p api.search_plan, p_limit integer)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 AS $$
 DECLARE
     v_vectors boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
-    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p) ELSE '0' END;
+    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p, '$4') ELSE '0' END;
     v_lex text := CASE WHEN p.w_lex > 0 THEN 'lx.lex' ELSE '0' END;
-    v_score text := format('api.score($1, %s, %s, c.created_at, c.signal)', v_sem, v_lex);
+    v_score text := api.score_sql(p, v_sem, v_lex);
     v_from text := 'rag.chunks c';
     v_where text[] := ARRAY[api.filter_sql(p.filter, '($1).filter')];
 BEGIN
@@ -84,7 +90,7 @@ BEGIN
                                coalesce(array_agg(source), ''{}'')
                         FROM (%s) best(id, chunk_id, source)', api.scan_sql(p, v_limit))
         INTO v_ids, v_chunk_ids, v_sources
-        USING p, p_lex_ids, p_lex_scores;
+        USING p, p_lex_ids, p_lex_scores, p.vectors;
         IF p.max_per_source = 0 THEN
             ids := v_ids;
             EXIT;

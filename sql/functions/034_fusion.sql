@@ -28,9 +28,9 @@ BEGIN
     IF p.strategy = 'scan' THEN
         EXECUTE format('SELECT coalesce(array_agg(id), ''{}'') FROM (SELECT c.id FROM rag.chunks c %s
                         WHERE %s ORDER BY %s DESC, c.chunk_id LIMIT %s) s',
-                       api.vector_joins_sql(p), api.filter_sql(p.filter, '($1).filter'), api.sem_sql(p),
-                       v_window)
-        INTO ids USING p;
+                       api.vector_joins_sql(p), api.filter_sql(p.filter, '($1).filter'),
+                       api.sem_sql(p, '$2'), v_window)
+        INTO ids USING p, p.vectors;
         RETURN;
     END IF;
     FOR i IN 1 .. cardinality(p.space_ids) LOOP

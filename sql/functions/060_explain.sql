@@ -38,7 +38,7 @@ LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     v_vectors boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
-    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p) ELSE '0' END;
+    v_sem text := CASE WHEN v_vectors THEN api.sem_sql(p, '$6') ELSE '0' END;
     v_from text := CASE WHEN p.keyword_only
                         THEN 'unnest($2, $3) AS lx(id, lex) JOIN rag.chunks c ON c.id = lx.id'
                         ELSE 'rag.chunks c LEFT JOIN unnest($2, $3) AS lx(id, lex) ON lx.id = c.id'
@@ -48,13 +48,12 @@ BEGIN
     EXECUTE format(
         'SELECT count(*) + 1 FROM (
              SELECT c.chunk_id,
-                    api.eligible_score($1, api.score($1, s.sem, lx.lex, c.created_at, c.signal),
-                                       s.sem, lx.id IS NOT NULL) AS score
+                    api.eligible_score($1, %s, s.sem, lx.id IS NOT NULL) AS score
              FROM %s CROSS JOIN LATERAL (SELECT %s AS sem) s
              WHERE %s) x
          WHERE x.score > $4 OR (x.score = $4 AND x.chunk_id < $5)',
-        v_from, v_sem, api.filter_sql(p.filter, '($1).filter'))
-    INTO v_rank USING p, p_lex_ids, p_lex_scores, p_score, p_chunk_id;
+        api.score_sql(p, 's.sem', 'lx.lex'), v_from, v_sem, api.filter_sql(p.filter, '($1).filter'))
+    INTO v_rank USING p, p_lex_ids, p_lex_scores, p_score, p_chunk_id, p.vectors;
     RETURN v_rank;
 END
 $$;
