@@ -294,3 +294,33 @@ def test_auto_strategy_scans_a_filter_whose_index_walk_would_cost_more(corpus, c
     assert "costs less than walking the index" in chosen[1.0]["strategy_reason"]
     assert chosen[1.0]["filtered_rows"] == 100
     assert chosen[0.1]["strategy"] == "threshold"
+
+
+def _hard_vectors(rng: np.random.Generator, dims: int) -> np.ndarray:
+    """Vectors whose half-precision rounding errs the most: components at a rounding
+    midpoint, subnormal ones, a few large ones among many tiny ones."""
+    gaussian = rng.standard_normal((40, dims))
+    midpoints = (1 + 2.0**-11 * (1 - 1e-3)) * rng.choice([-1, 1], (40, dims))
+    mantissas = np.ldexp(1 + (2 * rng.integers(0, 1024, (40, dims)) + 1) * 2.0**-11, -7)
+    tiny = rng.standard_normal((40, dims)) * 1e-6
+    tiny[:, :3] = rng.standard_normal((40, 3))
+    return np.concatenate([gaussian, midpoints, mantissas * rng.choice([-1, 1], (40, dims)), tiny])
+
+
+def _literals(vectors: np.ndarray) -> list[str]:
+    return ["[" + ",".join(repr(float(c)) for c in v.astype(np.float32)) + "]" for v in vectors]
+
+
+@pytest.mark.parametrize("dims", [24, 384, 1536])
+def test_the_index_distance_is_within_the_bound_of_the_exact_one(conn, dims):
+    # the threshold bound adds api.ann_distance_error to the similarity the HNSW order
+    # (half precision) promises: it must cover every rounding, at every dimension
+    rng = np.random.default_rng(dims)
+    x, q = _hard_vectors(rng, dims), _hard_vectors(rng, dims)[rng.permutation(160)]
+    worst, bound = conn.execute(
+        "SELECT max(abs((l2_normalize(x)::halfvec <=> l2_normalize(q)::halfvec) - (x <=> q))),"
+        " api.ann_distance_error(%s)"
+        " FROM unnest(%s::text[]::vector[], %s::text[]::vector[]) AS u(x, q)",
+        (dims, _literals(x), _literals(q)),
+    ).fetchone()
+    assert 0 < worst <= bound < 0.002

@@ -183,7 +183,7 @@ $$;
 
 -- The distance the HNSW index of a space orders by, between alias.embedding and the
 -- query vector expression p_query: the planner uses the index only for this exact form.
--- It differs from the float32 cosine distance by less than api.ann_distance_error().
+-- It differs from the float32 cosine distance by at most api.ann_distance_error(dims).
 CREATE FUNCTION api.ann_order_sql(p_alias text, p_query text, p_dims integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -191,9 +191,16 @@ AS $$
     SELECT format('l2_normalize(%s.embedding)::halfvec(%s) <=> %s', p_alias, p_dims, p_query)
 $$;
 
--- Rounding both unit vectors to half precision (relative error 2^-11 per component)
--- moves their cosine by at most about 4 * 2^-11 ~ 0.002; bounds use twice that.
-CREATE FUNCTION api.ann_distance_error()
+-- How far the index's distance (half precision) can be from the exact cosine distance,
+-- for unit vectors of p_dims components. Rounding a unit vector x to half precision
+-- (unit roundoff 2^-11; subnormal components off by at most 2^-25 each) moves it by
+-- |e| <= 2^-11 + sqrt(dims) * 2^-25, which turns it by an angle of at most arcsin |e|;
+-- the angle between the two rounded vectors is then within 2 arcsin |e| of the exact
+-- one, and the cosine, 1-Lipschitz in the angle, moves as much. The float32 sums of the
+-- dot product and the two norms add at most 3 * dims * 2^-24.
+CREATE FUNCTION api.ann_distance_error(p_dims integer)
 RETURNS float8
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT 0.004::float8 $$;
+AS $$
+    SELECT 2 * asin(2 ^ -11 + sqrt(p_dims) * 2 ^ -25) + 3 * p_dims * 2 ^ -24
+$$;

@@ -6,7 +6,7 @@
 --       the HNSW walk (iterative scan, strict order: the caller sets hnsw.*), with the
 --       filter applied during the walk when "filtered", nearest first; sims are exact
 --       float32 cosine similarities; far is the walk's own (half-precision) distance to
---       the last chunk returned, within api.ann_distance_error() of the exact one.
+--       the last chunk returned, within api.ann_distance_error(dims) of the exact one.
 --   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
 --       -> (ids[], sims[], region)
 --       the chunks of the static region (static score >= sigma, from the GiST index,

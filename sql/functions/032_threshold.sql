@@ -5,7 +5,7 @@
 --      strict order, the filter applied during the walk) to depth D; a chunk not read
 --      in space i has a similarity of at most sim_i = 1 - the index's distance to the
 --      last chunk read there (plus the index's half-precision rounding,
---      api.ann_distance_error());
+--      api.ann_distance_error(dims));
 --   2. seeds are read too: the newest and the highest-signal chunks, and some whose
 --      recency and signal alone score high; so is every chunk holding a query term
 --      (api.lex_matches), so that an unread chunk has lex = 0;
@@ -287,7 +287,7 @@ BEGIN
             v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
                                           p.filtered);
             IF cardinality(v_stream.ids) = depth THEN
-                v_bounds[i] := 1 - v_stream.far + api.ann_distance_error();
+                v_bounds[i] := 1 - v_stream.far + api.ann_distance_error(p.space_dims[i]);
             ELSIF v_collection_chunks <= current_setting('hnsw.max_scan_tuples')::bigint THEN
                 v_bounds[i] := 0;  -- the walk visited every vector: no unread chunk is near
             ELSE
