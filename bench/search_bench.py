@@ -206,7 +206,7 @@ def add_slice(url: str, spec: CorpusSpec) -> None:
 
 
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
-            ef_search: int) -> list[Case]:  # fmt: skip
+            ef_search: int, only: str | None = None) -> list[Case]:  # fmt: skip
     register_vector(conn)
     set_json_loads(orjson.loads, conn)  # as the service reads the ranking's answer
     methods = SqlMethods(conn, ef_search, queries.shape[1])
@@ -214,6 +214,9 @@ def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
     mix = f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]}"
     cases.append(Case(f"{mix} + 1% filter", FILTER_MIX, FILTER_TAG))
     cases.append(Case(f"{mix} in a 1% collection", FILTER_MIX, collection=SLICE))
+    cases = [case for case in cases if only is None or only in case.name]
+    if not cases:
+        raise SystemExit(f"--cases {only!r} matches no case")
     for case in cases:
         (case.collection_id,) = conn.execute(
             "SELECT api.collection_id(%s)", (case.collection,)
@@ -363,6 +366,9 @@ def main() -> None:
                         help="queries that also run the two scans (default: all up to 100k "
                              "rows, 50 above)")  # fmt: skip
     parser.add_argument("--ef-search", type=int, default=100)
+    parser.add_argument("--cases", default=None,
+                        help="run only the SQL cases whose name holds this text, "
+                             "e.g. '1% collection'")  # fmt: skip
     parser.add_argument("--mode", choices=["sql", "http", "all"], default="all")
     parser.add_argument("--seconds", type=int, default=10, help="wrk run length")
     parser.add_argument("--workers", type=int, default=1)
@@ -380,7 +386,7 @@ def main() -> None:
                   f"({scan_queries} with the scans), k={K}, ef_search {args.ef_search}, "
                   f"{time.strftime('%Y-%m-%d')}")  # fmt: skip
             if args.mode in ("sql", "all"):
-                report_sql(run_sql(conn, queries, scan_queries, args.ef_search))
+                report_sql(run_sql(conn, queries, scan_queries, args.ef_search, args.cases))
         if args.mode in ("http", "all"):
             run_http(
                 url, queries, args.seconds, args.workers, args.soak, args.ef_search, FILTER_MIX
