@@ -9,8 +9,8 @@
 --       the last chunk returned, within api.ann_distance_error(dims) of the exact one.
 --   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
 --       -> (ids[], sims[], region)
---       the chunks of the static region (static score >= sigma, from the GiST index,
---       api.region_boxes) whose whole score reaches theta, with their similarity: the
+--       the chunks of the static region (api.region_chunks: static score >= sigma, from
+--       the GiST index) whose whole score reaches theta, with their similarity: the
 --       region read once and scored in one statement when this is the plan's only
 --       weighted space. region: how many chunks the region holds, counted up to limit;
 --       at limit nothing is scored (ids and sims empty).
@@ -139,45 +139,15 @@ BEGIN
         DECLARE
             v_q vector := p.vectors[p_space];
             v_w float8 := p.space_weights[p_space];
-            v_filter api.search_filter := p.filter;
             v_ids bigint[];
             v_created timestamptz[];
             v_signals real[];
         BEGIN
             ids := '{}';
             sims := '{}';
-            region := 0;
-            IF coalesce(cardinality(p_boxes), 0) = 0 THEN
-                RETURN;
-            END IF;
-            -- the region's chunks (at most p_limit): from the index alone (unfiltered),
-            -- or checked
-            IF NOT p.filtered THEN
-                SELECT array_agg(c.id), array_agg(c.created_at), array_agg(c.signal)
-                INTO v_ids, v_created, v_signals
-                FROM (SELECT c.id, c.created_at, c.signal
-                      FROM unnest(p_boxes) AS b(box)
-                      CROSS JOIN LATERAL (
-                          SELECT c.id, c.created_at, c.signal FROM rag.chunks c
-                          WHERE c.collection_id = p.collection_id
-                            AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
-                      WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma
-                      LIMIT p_limit) c;
-            ELSE
-                SELECT array_agg(c.id), array_agg(c.created_at), array_agg(c.signal)
-                INTO v_ids, v_created, v_signals
-                FROM (SELECT c.id, c.created_at, c.signal
-                      FROM unnest(p_boxes) AS b(box)
-                      CROSS JOIN LATERAL (
-                          SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
-                          FROM rag.chunks c
-                          WHERE c.collection_id = p.collection_id
-                            AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) c
-                      WHERE api.static_score(p, c.created_at, c.signal) >= p_sigma
-                        AND api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
-                      LIMIT p_limit) c;
-            END IF;
-            region := coalesce(cardinality(v_ids), 0);
+            SELECT * INTO v_ids, v_created, v_signals
+            FROM api.region_chunks(p, p_boxes, p_sigma, p_limit);
+            region := cardinality(v_ids);
             IF region = 0 OR region >= p_limit THEN
                 RETURN;
             END IF;

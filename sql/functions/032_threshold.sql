@@ -84,43 +84,59 @@ AS $$
 $$;
 
 -- Chunks whose static score reaches p_sigma, from the boxes (read lazily: at most
--- p_limit). A chunk on a box edge may come twice.
-CREATE FUNCTION api.region_ids(p api.search_plan, p_boxes box[], p_sigma float8,
-                               p_limit integer)
-RETURNS bigint[]
+-- p_limit), with their created_at and signal. A chunk on a box edge may come twice.
+CREATE FUNCTION api.region_chunks(
+    p api.search_plan, p_boxes box[], p_sigma float8, p_limit integer,
+    OUT ids bigint[], OUT created timestamptz[], OUT signals real[]
+)
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off
 AS $$
 DECLARE
     v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
 BEGIN
+    ids := '{}';
+    created := '{}';
+    signals := '{}';
     IF coalesce(cardinality(p_boxes), 0) = 0 THEN
-        RETURN '{}';
+        RETURN;
     END IF;
     IF NOT p.filtered THEN
-        RETURN ARRAY(
-            SELECT r.id
-            FROM unnest(p_boxes) AS b(box)
-            CROSS JOIN LATERAL (
-                SELECT c.id, c.created_at, c.signal FROM rag.chunks c
-                WHERE c.collection_id = p.collection_id
-                  AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
-            WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
-            LIMIT p_limit);
+        SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(r.created_at), '{}'),
+               coalesce(array_agg(r.signal), '{}')
+        INTO ids, created, signals
+        FROM (SELECT r.id, r.created_at, r.signal
+              FROM unnest(p_boxes) AS b(box)
+              CROSS JOIN LATERAL (
+                  SELECT c.id, c.created_at, c.signal FROM rag.chunks c
+                  WHERE c.collection_id = p.collection_id
+                    AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
+              WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+              LIMIT p_limit) r;
+        RETURN;
     END IF;
-    RETURN ARRAY(
-        SELECT r.id
-        FROM unnest(p_boxes) AS b(box)
-        CROSS JOIN LATERAL (
-            SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
-            FROM rag.chunks c
-            WHERE c.collection_id = p.collection_id
-              AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
-        WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
-          AND api.passes(v_filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
-        LIMIT p_limit);
+    SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(r.created_at), '{}'),
+           coalesce(array_agg(r.signal), '{}')
+    INTO ids, created, signals
+    FROM (SELECT r.id, r.created_at, r.signal
+          FROM unnest(p_boxes) AS b(box)
+          CROSS JOIN LATERAL (
+              SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
+              FROM rag.chunks c
+              WHERE c.collection_id = p.collection_id
+                AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
+          WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+            AND api.passes(v_filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
+          LIMIT p_limit) r;
 END
 $$;
+
+-- The ids of api.region_chunks.
+CREATE FUNCTION api.region_ids(p api.search_plan, p_boxes box[], p_sigma float8,
+                               p_limit integer)
+RETURNS bigint[]
+LANGUAGE sql STABLE
+AS $$ SELECT (api.region_chunks(p, p_boxes, p_sigma, p_limit)).ids $$;
 
 -- Seeds: candidates likely to score high whatever the query (newest, highest signal,
 -- high static score), so that theta starts high for recency- and signal-led mixes.
