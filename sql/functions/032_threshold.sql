@@ -186,8 +186,7 @@ LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
 AS $$
 DECLARE
-    v_single integer := CASE WHEN p.w_cos > 0 OR p.min_similarity IS NOT NULL
-                             THEN api.single_space(p) END;
+    v_single integer := api.single_space(p);
     v_sem float8[];
     v_sims float8[];
 BEGIN
@@ -237,12 +236,14 @@ AS $$
     FROM unnest(coalesce(p_acc, '{}'::float8[]), p_x) WITH ORDINALITY AS u(a, x, n)
 $$;
 
--- The only space whose similarity counts (its index), or NULL when several do.
+-- The only space whose similarity counts (its index), or NULL when several do or when
+-- similarity does not count at all.
 CREATE FUNCTION api.single_space(p api.search_plan)
 RETURNS integer
 LANGUAGE sql IMMUTABLE
 AS $$
-    SELECT CASE WHEN count(*) = 1 THEN min(i) END
+    SELECT CASE WHEN count(*) = 1 AND (p.w_cos > 0 OR p.min_similarity IS NOT NULL)
+                THEN min(i) END
     FROM generate_subscripts(p.space_ids, 1) AS i
     WHERE p.space_weights[i] > 0
 $$;
@@ -257,7 +258,7 @@ AS $$
 DECLARE
     v_clock timestamptz := clock_timestamp();
     v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
-    v_single integer := CASE WHEN v_semantic THEN api.single_space(p) END;
+    v_single integer := api.single_space(p);
     v_spaces integer := cardinality(p.space_ids);
     v_collection_chunks bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
     -- everything scored so far
