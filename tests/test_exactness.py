@@ -124,6 +124,34 @@ def test_filters_match_brute_force(corpus, conn, strategy, filter_index):
         assert_exact_topk(result["rows"], expected, 10)
 
 
+@pytest.mark.parametrize("filter_index", range(6))
+def test_filters_match_brute_force_in_one_space(corpus, conn, strategy, filter_index):
+    filters = _filters(corpus)[filter_index]
+    rng = np.random.default_rng(100 + filter_index)
+    for weights in WEIGHT_MIXES[:5]:
+        query = {"prose": _queries(rng, 1)[0]["prose"]}
+        result = topk(conn, strategy, query, {"prose": 1.0}, weights, 10, filters=filters)
+        expected = brute_force(corpus, query, {"prose": 1.0}, weights, filters=filters)
+        assert_exact_topk(result["rows"], expected, 10)
+
+
+@pytest.mark.parametrize("weights", [(0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.34, 0.33, 0.33)])
+def test_a_bound_that_closes_after_reading_deeper_matches_brute_force(corpus, conn, weights):
+    # a shallow first read and a small region budget: the stream is read deeper (x4) until
+    # the region fits, each round scoring only what the earlier ones had not
+    rng = np.random.default_rng(31)
+    options = {"ef_search": 20, "region_limit": 40, "region_budget": 0, "max_depth": 3000}
+    deepened = 0
+    for query in _queries(rng, 4):
+        q = {"prose": query["prose"]}
+        result = topk(conn, "threshold-exact-streams", q, {"prose": 1.0}, weights, 10,
+                      options=options)  # fmt: skip
+        assert result["meta"]["fell_back"] is False, result["meta"]
+        deepened += len(result["meta"]["rounds"]) > 1
+        assert_exact_topk(result["rows"], brute_force(corpus, q, {"prose": 1.0}, weights), 10)
+    assert deepened > 0
+
+
 @pytest.mark.parametrize(("function", "scale"), RECENCY)
 def test_recency_functions_match_brute_force(corpus, conn, strategy, function, scale):
     rng = np.random.default_rng(11)

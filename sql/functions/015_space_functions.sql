@@ -7,6 +7,12 @@
 --       filter applied during the walk when "filtered", nearest first; sims are exact
 --       float32 cosine similarities; far is the walk's own (half-precision) distance to
 --       the last chunk returned, within api.ann_distance_error(dims) of the exact one.
+--   api.space_<id>_walk(plan, space index, depth, extra, skip, lex)
+--       -> (walked, far, ids[], chunk_ids[], sources[], scores[])
+--       for a plan whose only weighted space this is: the walk of _nearest (walked: how
+--       many chunks it returned, far: as above) with every chunk it returned, and every
+--       extra id, scored in the same statement (api.score_ids' eligible scores), but
+--       those in skip (already scored);
 --   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
 --       -> (ids[], sims[], region)
 --       the chunks of the static region (api.region_chunks: static score >= sigma, from
@@ -25,9 +31,8 @@
 --   api.space_<id>_measures(q, collection, ids) -> (sims float8[], l2 float8[])
 --       the cosine similarity and the Euclidean distance of each id, for response rows.
 --
--- api.space_nearest, api.space_region, api.space_score, api.space_sims and
--- api.space_measures call the function of a space by its id; they are generated too (a
--- CASE over the registered spaces, static calls), after every change to the registry.
+-- api.space_nearest, api.space_walk, api.space_region, api.space_score, api.space_sims and
+-- api.space_measures call the function of a space by its id (016_space_dispatch.sql).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
 -- disabled inside them): on a collection loaded a moment ago there are no statistics yet,
@@ -59,20 +64,20 @@ BEGIN
         BEGIN
             IF NOT p_filtered THEN
                 SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
-                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}')
-                INTO ids, sims
+                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+                INTO ids, sims, far
                 FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
-                             row_number() OVER () AS rank
-                      FROM (SELECT v.chunk_pk, v.embedding FROM rag.%3$I v
+                             v.dist, row_number() OVER () AS rank
+                      FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
                             WHERE v.collection_id = (p_filter).collection_id
-                            ORDER BY %4$s LIMIT p_depth) v) n;
+                            ORDER BY 3 LIMIT p_depth) v) n;
             ELSE
                 SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
-                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}')
-                INTO ids, sims
+                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+                INTO ids, sims, far
                 FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
-                             row_number() OVER () AS rank
-                      FROM (SELECT v.chunk_pk, v.embedding FROM rag.%3$I v
+                             v.dist, row_number() OVER () AS rank
+                      FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
                             WHERE v.collection_id = (p_filter).collection_id
                               -- a subquery per vector the walk returns: one primary-key
                               -- lookup each, where a join's generic plan may materialize
@@ -82,12 +87,8 @@ BEGIN
                                    FROM rag.chunks c
                                    WHERE c.id = v.chunk_pk
                                      AND c.collection_id = v.collection_id)
-                            ORDER BY %4$s LIMIT p_depth) v) n;
+                            ORDER BY 3 LIMIT p_depth) v) n;
             END IF;
-            -- the index's own (rounded) distance to the last chunk returned
-            SELECT %4$s INTO far FROM rag.%3$I v
-            WHERE v.chunk_pk = ids[cardinality(ids)]
-              AND v.collection_id = (p_filter).collection_id;
         END
         $body$
         $f$,
@@ -203,125 +204,67 @@ BEGIN
         $body$
         $f$,
         api.space_function(p_space_id, 'score'), v_table);
+    EXECUTE format($f$
+        CREATE FUNCTION api.%1$I(
+            p api.search_plan, p_space integer, p_depth integer, p_extra bigint[],
+            p_skip bigint[], p_lex_ids bigint[], p_lex_scores float8[],
+            OUT walked integer, OUT far float8,
+            OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])
+        LANGUAGE plpgsql STABLE
+        SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off
+        SET enable_mergejoin = off
+        AS $body$
+        DECLARE
+            v_q vector := p.vectors[p_space];
+            v_qh halfvec(%2$s) := l2_normalize(v_q)::halfvec(%2$s);
+            v_w float8 := p.space_weights[p_space];
+            v_filter api.search_filter := p.filter;
+        BEGIN
+            WITH n AS MATERIALIZED (
+                SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
+                FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
+                      WHERE v.collection_id = p.collection_id
+                        AND (NOT p.filtered
+                             -- one primary-key lookup per vector the walk returns
+                             OR (SELECT api.passes(v_filter, c.doc_id, c.src, c.tags,
+                                                   c.created_at, c.meta)
+                                 FROM rag.chunks c
+                                 WHERE c.id = v.chunk_pk
+                                   AND c.collection_id = v.collection_id))
+                      ORDER BY 3 LIMIT p_depth) v),
+            e AS (SELECT DISTINCT u.id FROM unnest(p_extra) AS u(id) WHERE u.id IS NOT NULL),
+            candidates AS (
+                SELECT n.id, n.sim FROM n
+                UNION ALL
+                SELECT e.id, (SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.%3$I v
+                              WHERE v.chunk_pk = e.id AND v.collection_id = p.collection_id)
+                FROM e WHERE NOT EXISTS (SELECT FROM n WHERE n.id = e.id))
+            SELECT (SELECT count(*) FROM n), (SELECT max(n.dist) FROM n),
+                   coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
+                   coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
+            INTO walked, far, ids, chunk_ids, sources, scores
+            FROM (SELECT s.id, s.chunk_id, s.source,
+                         api.eligible_score(p, s.score, s.sem, s.matched) AS score
+                  FROM (SELECT n.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                               api.score(p, n.sem, lx.lex, c.created_at, c.signal) AS score,
+                               n.sem, lx.id IS NOT NULL AS matched
+                        FROM (SELECT a.id, v_w * coalesce(a.sim, 0) AS sem FROM candidates a) n
+                        -- a primary-key lookup per chunk walked (OFFSET 0: not flattened
+                        -- into a join, which the walk's unknown LIMIT could make a hash of
+                        -- the whole collection)
+                        CROSS JOIN LATERAL (
+                            SELECT c.chunk_id, c.src, c.doc_id, c.created_at, c.signal
+                            FROM rag.chunks c
+                            WHERE c.id = n.id AND c.collection_id = p.collection_id
+                            OFFSET 0) c
+                        LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = n.id
+                        WHERE NOT EXISTS (SELECT FROM unnest(p_skip) AS k(id) WHERE k.id = n.id)
+                        OFFSET 0) s) x;
+        END
+        $body$
+        $f$,
+        api.space_function(p_space_id, 'walk'), v_dims, v_table,
+        api.ann_order_sql('v', 'v_qh', v_dims));
     PERFORM api.create_space_dispatch();
 END
 $$;
-
-CREATE FUNCTION api.drop_space_functions(p_space_id integer)
-RETURNS void
-LANGUAGE plpgsql
-AS $$
-BEGIN
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(vector, integer, api.search_filter, boolean)',
-                   api.space_function(p_space_id, 'nearest'));
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(vector, integer, bigint[], bigint[], float8[])',
-                   api.space_function(p_space_id, 'sims'));
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, bigint[], bigint[], '
-                   'float8[], bigint[], float8[])', api.space_function(p_space_id, 'score'));
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(vector, integer, bigint[])',
-                   api.space_function(p_space_id, 'measures'));
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, box[], float8, '
-                   'float8, bigint[], float8[], integer)', api.space_function(p_space_id, 'region'));
-    PERFORM api.create_space_dispatch(p_space_id);
-END
-$$;
-
--- The dispatchers: for each registered space (but p_dropped, a space being dropped), a
--- static call of its function; an unknown id raises invalid_space.
-CREATE FUNCTION api.create_space_dispatch(p_dropped integer DEFAULT NULL)
-RETURNS void
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    v_ids integer[] := ARRAY(SELECT id FROM rag.spaces
-                             WHERE id IS DISTINCT FROM p_dropped ORDER BY id);
-    v_nearest text := ' WHEN NULL THEN NULL;';  -- a CASE needs one WHEN, even with no spaces
-    v_sims text := ' WHEN NULL THEN NULL;';
-    v_measures text := ' WHEN NULL THEN NULL;';
-    v_region text := ' WHEN NULL THEN NULL;';
-    v_score text := ' WHEN NULL THEN NULL;';
-BEGIN
-    FOR i IN 1 .. coalesce(cardinality(v_ids), 0) LOOP
-        v_nearest := v_nearest || format(
-            ' WHEN %s THEN SELECT * INTO ids, sims, far FROM api.%I(p_q, p_depth, p_filter, p_filtered); RETURN;',
-            v_ids[i], api.space_function(v_ids[i], 'nearest'));
-        v_sims := v_sims || format(
-            ' WHEN %s THEN RETURN api.%I(p_q, p_collection, p_ids, p_known_ids, p_known_sims);',
-            v_ids[i], api.space_function(v_ids[i], 'sims'));
-        v_measures := v_measures || format(
-            ' WHEN %s THEN SELECT * INTO sims, l2 FROM api.%I(p_q, p_collection, p_ids); RETURN;',
-            v_ids[i], api.space_function(v_ids[i], 'measures'));
-        v_region := v_region || format(
-            ' WHEN %s THEN SELECT * INTO ids, sims, region FROM api.%I(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;',
-            v_ids[i], api.space_function(v_ids[i], 'region'));
-        v_score := v_score || format(
-            ' WHEN %s THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.%I(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;',
-            v_ids[i], api.space_function(v_ids[i], 'score'));
-    END LOOP;
-    EXECUTE format($f$
-        CREATE OR REPLACE FUNCTION api.space_nearest(
-            p_space_id integer, p_q vector, p_depth integer, p_filter api.search_filter,
-            p_filtered boolean, OUT ids bigint[], OUT sims float8[], OUT far float8)
-        LANGUAGE plpgsql STABLE
-        AS $body$
-        BEGIN
-            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
-        END
-        $body$
-        $f$, v_nearest);
-    EXECUTE format($f$
-        CREATE OR REPLACE FUNCTION api.space_sims(
-            p_space_id integer, p_q vector, p_collection integer, p_ids bigint[],
-            p_known_ids bigint[] DEFAULT '{}', p_known_sims float8[] DEFAULT '{}')
-        RETURNS float8[]
-        LANGUAGE plpgsql STABLE
-        AS $body$
-        BEGIN
-            IF coalesce(cardinality(p_ids), 0) = 0 THEN
-                RETURN '{}';
-            END IF;
-            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
-        END
-        $body$
-        $f$, v_sims);
-    EXECUTE format($f$
-        CREATE OR REPLACE FUNCTION api.space_measures(
-            p_space_id integer, p_q vector, p_collection integer, p_ids bigint[],
-            OUT sims float8[], OUT l2 float8[])
-        LANGUAGE plpgsql STABLE
-        AS $body$
-        BEGIN
-            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
-        END
-        $body$
-        $f$, v_measures);
-    EXECUTE format($f$
-        CREATE OR REPLACE FUNCTION api.space_region(
-            p_space_id integer, p api.search_plan, p_space integer, p_boxes box[],
-            p_sigma float8, p_theta float8, p_lex_ids bigint[], p_lex_scores float8[],
-            p_limit integer, OUT ids bigint[], OUT sims float8[], OUT region integer)
-        LANGUAGE plpgsql STABLE
-        AS $body$
-        BEGIN
-            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
-        END
-        $body$
-        $f$, v_region);
-    EXECUTE format($f$
-        CREATE OR REPLACE FUNCTION api.space_score(
-            p_space_id integer, p api.search_plan, p_space integer, p_ids bigint[],
-            p_known_ids bigint[], p_known_sims float8[], p_lex_ids bigint[],
-            p_lex_scores float8[],
-            OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])
-        LANGUAGE plpgsql STABLE
-        AS $body$
-        BEGIN
-            CASE p_space_id %s ELSE PERFORM api.raise_invalid_space(p_space_id::text); END CASE;
-        END
-        $body$
-        $f$, v_score);
-END
-$$;
-
-SELECT api.create_space_functions(id) FROM rag.spaces ORDER BY id;
-SELECT api.create_space_dispatch();

@@ -10,7 +10,8 @@
 --      recency and signal alone score high; so is every chunk holding a query term
 --      (api.lex_matches), so that an unread chunk has lex = 0;
 --   3. what was read is scored in full (api.score); theta = the k-th best eligible score
---      (under max_per_source);
+--      (under max_per_source). With one weighted space, the walk scores what it reads
+--      (and the seeds) in the statement that reads it (api.space_walk);
 --   4. a chunk not read scores at most  w_cos * sum_i w_i * sim_i + static(c), with
 --      static = w_rec * rec + w_sig * sig, so it can only reach theta when static(c) >=
 --      sigma = theta - w_cos * sum_i w_i * sim_i. That region is a staircase in the
@@ -272,6 +273,9 @@ DECLARE
     v_known_ids bigint[];
     v_known_sims float8[];
     v_stream record;
+    v_walk record;
+    v_walked integer;
+    v_far float8;
     v_bounds float8[];
     v_new bigint[];
     v_theta float8;
@@ -301,10 +305,25 @@ BEGIN
         v_known_sims := '{}';
         FOR i IN 1 .. v_spaces LOOP
             CONTINUE WHEN NOT v_semantic OR p.space_weights[i] = 0;
-            v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
-                                          p.filtered);
-            IF cardinality(v_stream.ids) = depth THEN
-                v_bounds[i] := 1 - v_stream.far + api.ann_distance_error(p.space_dims[i]);
+            IF i = v_single THEN
+                -- the only weighted space: its chunks scored in the walk itself
+                v_walk := api.space_walk(p.space_ids[i], p, i, depth, v_new, v_ids, p_lex_ids,
+                                         p_lex_scores);
+                v_new := '{}';
+                v_ids := v_ids || v_walk.ids;
+                v_chunk_ids := v_chunk_ids || v_walk.chunk_ids;
+                v_sources := v_sources || v_walk.sources;
+                v_scores := v_scores || v_walk.scores;
+                v_walked := v_walk.walked;
+                v_far := v_walk.far;
+            ELSE
+                v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
+                                              p.filtered);
+                v_walked := cardinality(v_stream.ids);
+                v_far := v_stream.far;
+            END IF;
+            IF v_walked = depth THEN
+                v_bounds[i] := 1 - v_far + api.ann_distance_error(p.space_dims[i]);
             ELSIF v_collection_chunks <= current_setting('hnsw.max_scan_tuples')::bigint THEN
                 v_bounds[i] := 0;  -- the walk visited every vector: no unread chunk is near
             ELSE
@@ -312,24 +331,28 @@ BEGIN
                                                        p.space_names[i]);
                 RETURN;  -- the walk gave up before finding depth chunks: scan instead
             END IF;
-            v_known_spaces := v_known_spaces || array_fill(i, ARRAY[cardinality(v_stream.ids)]);
-            v_known_ids := v_known_ids || v_stream.ids;
-            v_known_sims := v_known_sims || v_stream.sims;
-            v_new := v_new || v_stream.ids;
+            IF v_single IS DISTINCT FROM i THEN
+                v_known_spaces := v_known_spaces || array_fill(i, ARRAY[v_walked]);
+                v_known_ids := v_known_ids || v_stream.ids;
+                v_known_sims := v_known_sims || v_stream.sims;
+                v_new := v_new || v_stream.ids;
+            END IF;
             IF NOT p.space_names[i] = ANY (approximate)
                AND api.space_index_exists(p.space_ids[i], p.collection_id) THEN
                 approximate := approximate || p.space_names[i];
             END IF;
         END LOOP;
         -- 2-3. score what is new; theta
-        v_new := ARRAY(SELECT u.id FROM unnest(v_new) AS u(id) WHERE u.id IS NOT NULL
-                       EXCEPT SELECT unnest(v_ids));
-        v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
-                                  p_lex_ids, p_lex_scores);
-        v_ids := v_ids || v_scored.ids;
-        v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
-        v_sources := v_sources || v_scored.sources;
-        v_scores := v_scores || v_scored.scores;
+        IF cardinality(v_new) > 0 THEN
+            v_new := ARRAY(SELECT u.id FROM unnest(v_new) AS u(id) WHERE u.id IS NOT NULL
+                           EXCEPT SELECT unnest(v_ids));
+            v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
+                                      p_lex_ids, p_lex_scores);
+            v_ids := v_ids || v_scored.ids;
+            v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
+            v_sources := v_sources || v_scored.sources;
+            v_scores := v_scores || v_scored.scores;
+        END IF;
         v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
         v_theta := CASE WHEN cardinality(v_best) >= p.k THEN v_scores[v_best[p.k]] END;
         v_theta := greatest(v_theta, p.min_score);
@@ -370,13 +393,15 @@ BEGIN
             ELSE
                 v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
             END IF;
-            v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids, v_known_sims,
-                                      p_lex_ids, p_lex_scores);
-            v_ids := v_ids || v_scored.ids;
-            v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
-            v_sources := v_sources || v_scored.sources;
-            v_scores := v_scores || v_scored.scores;
-            v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
+            IF cardinality(v_new) > 0 THEN
+                v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids,
+                                          v_known_sims, p_lex_ids, p_lex_scores);
+                v_ids := v_ids || v_scored.ids;
+                v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
+                v_sources := v_sources || v_scored.sources;
+                v_scores := v_scores || v_scored.scores;
+                v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
+            END IF;
             ids := ARRAY(SELECT v_ids[n] FROM unnest(v_best) AS n);
             candidates := cardinality(v_ids) + v_region_size;
             closed := true;
