@@ -62,33 +62,23 @@ BEGIN
         DECLARE
             v_q halfvec(%2$s) := l2_normalize(p_q)::halfvec(%2$s);
         BEGIN
-            IF NOT p_filtered THEN
-                SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
-                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
-                INTO ids, sims, far
-                FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
-                             v.dist, row_number() OVER () AS rank
-                      FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
-                            WHERE v.collection_id = (p_filter).collection_id
-                            ORDER BY 3 LIMIT p_depth) v) n;
-            ELSE
-                SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
-                       coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
-                INTO ids, sims, far
-                FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
-                             v.dist, row_number() OVER () AS rank
-                      FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
-                            WHERE v.collection_id = (p_filter).collection_id
-                              -- a subquery per vector the walk returns: one primary-key
-                              -- lookup each, where a join's generic plan may materialize
-                              -- every chunk that passes and compare each pair
-                              AND (SELECT api.passes(p_filter, c.doc_id, c.src, c.tags,
+            SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
+                   coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+            INTO ids, sims, far
+            FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
+                         v.dist, row_number() OVER () AS rank
+                  FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
+                        WHERE v.collection_id = (p_filter).collection_id
+                          -- a subquery per vector the walk returns: one primary-key
+                          -- lookup each, where a join's generic plan may materialize
+                          -- every chunk that passes and compare each pair
+                          AND (NOT p_filtered
+                               OR (SELECT api.passes(p_filter, c.doc_id, c.src, c.tags,
                                                      c.created_at, c.meta)
                                    FROM rag.chunks c
                                    WHERE c.id = v.chunk_pk
-                                     AND c.collection_id = v.collection_id)
-                            ORDER BY 3 LIMIT p_depth) v) n;
-            END IF;
+                                     AND c.collection_id = v.collection_id))
+                        ORDER BY 3 LIMIT p_depth) v) n;
         END
         $body$
         $f$,
@@ -224,8 +214,7 @@ BEGIN
                 SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
                 FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
                       WHERE v.collection_id = p.collection_id
-                        AND (NOT p.filtered
-                             -- one primary-key lookup per vector the walk returns
+                        AND (NOT p.filtered  -- as in _nearest
                              OR (SELECT api.passes(v_filter, c.doc_id, c.src, c.tags,
                                                    c.created_at, c.meta)
                                  FROM rag.chunks c

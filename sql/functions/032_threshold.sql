@@ -102,32 +102,21 @@ BEGIN
     IF coalesce(cardinality(p_boxes), 0) = 0 THEN
         RETURN;
     END IF;
-    IF NOT p.filtered THEN
-        SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(r.created_at), '{}'),
-               coalesce(array_agg(r.signal), '{}')
-        INTO ids, created, signals
-        FROM (SELECT r.id, r.created_at, r.signal
-              FROM unnest(p_boxes) AS b(box)
-              CROSS JOIN LATERAL (
-                  SELECT c.id, c.created_at, c.signal FROM rag.chunks c
-                  WHERE c.collection_id = p.collection_id
-                    AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
-              WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
-              LIMIT p_limit) r;
-        RETURN;
-    END IF;
     SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(r.created_at), '{}'),
            coalesce(array_agg(r.signal), '{}')
     INTO ids, created, signals
     FROM (SELECT r.id, r.created_at, r.signal
           FROM unnest(p_boxes) AS b(box)
           CROSS JOIN LATERAL (
-              SELECT c.id, c.created_at, c.signal, c.doc_id, c.src, c.tags, c.meta
-              FROM rag.chunks c
+              SELECT c.id, c.created_at, c.signal FROM rag.chunks c
               WHERE c.collection_id = p.collection_id
                 AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
           WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
-            AND api.passes(v_filter, r.doc_id, r.src, r.tags, r.created_at, r.meta)
+            -- the box read stays index-only; a filter looks each chunk up by its key
+            AND (NOT p.filtered
+                 OR (SELECT api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+                     FROM rag.chunks c
+                     WHERE c.id = r.id AND c.collection_id = p.collection_id))
           LIMIT p_limit) r;
 END
 $$;
