@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     default_dims: int = Field(default=384, ge=1, le=4000)
     default_model: str = "all-MiniLM-L6-v2"
     hnsw_m: int = Field(default=16, ge=2, le=100)
-    hnsw_ef_construction: int = Field(default=100, ge=4, le=1000)
+    hnsw_ef_construction: int = Field(default=200, ge=4, le=1000)
     hnsw_ef_search: int = Field(default=100, ge=1, le=1000)
 
     # --- search --------------------------------------------------------------------
