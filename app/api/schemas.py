@@ -308,12 +308,21 @@ class DeletedCollection(Ok):
     deleted_chunks: int
 
 
+class SpaceIndex(Strict):
+    m: int = Field(description="HNSW m: the links each vector keeps")
+    ef_construction: int = Field(
+        description="HNSW ef_construction the graphs of this space are built with "
+        "(RAG_HNSW_EF_CONSTRUCTION when the space was registered)"
+    )
+
+
 class Space(Strict):
     name: str
     dims: int
     model: str
     description: str
     created_at: str
+    index: SpaceIndex
 
 
 class SpaceCreated(Ok):

@@ -48,7 +48,11 @@ def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
 def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
     """A space as answered (the registry's id stays inside)."""
     fields = ("name", "dims", "model", "description")
-    return {**{name: row[name] for name in fields}, "created_at": row["created_at"].isoformat()}
+    return {
+        **{name: row[name] for name in fields},
+        "created_at": row["created_at"].isoformat(),
+        "index": {"m": row["hnsw_m"], "ef_construction": row["hnsw_ef_construction"]},
+    }
 
 
 async def register_space(

@@ -2,11 +2,12 @@
 SELECT dims FROM rag.spaces WHERE name = %s;
 
 -- name: register_space
-SELECT id, name, dims, model, description, created_at
+SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction
 FROM api.register_space(%s, %s, %s, %s, %s, %s);
 
 -- name: list_spaces
-SELECT id, name, dims, model, description, created_at FROM rag.spaces ORDER BY id;
+SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction
+FROM rag.spaces ORDER BY id;
 
 -- name: drop_space
 SELECT api.drop_space(%s);
