@@ -3,6 +3,7 @@ passes the filters, checked against a brute-force computation in Python."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import numpy as np
@@ -137,17 +138,22 @@ def test_filters_match_brute_force_in_one_space(corpus, conn, strategy, filter_i
 
 @pytest.mark.parametrize("weights", [(0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.34, 0.33, 0.33)])
 def test_a_bound_that_closes_after_reading_deeper_matches_brute_force(corpus, conn, weights):
-    # a shallow first read and a small region budget: the stream is read deeper (x4) until
-    # the region fits, each round scoring only what the earlier ones had not
+    # a shallow first read and a small region budget: the walk is read on (2 x deeper)
+    # until the region fits, each round scoring only the chunks it added
     rng = np.random.default_rng(31)
-    options = {"ef_search": 20, "region_limit": 40, "region_budget": 0, "max_depth": 3000}
+    options = {"ef_search": 20, "region_limit": 40, "region_budget": 0, "region_ratio": 1,
+               "max_depth": 3000}  # fmt: skip
     deepened = 0
     for query in _queries(rng, 4):
         q = {"prose": query["prose"]}
         result = topk(conn, "threshold-exact-streams", q, {"prose": 1.0}, weights, 10,
                       options=options)  # fmt: skip
         assert result["meta"]["fell_back"] is False, result["meta"]
-        deepened += len(result["meta"]["rounds"]) > 1
+        rounds = result["meta"]["rounds"]
+        deepened += len(rounds) > 1
+        for before, after in itertools.pairwise(rounds):
+            assert after["depth"] == 2 * before["depth"]
+            assert after["scored"] - before["scored"] <= after["depth"] - before["depth"]
         assert_exact_topk(result["rows"], brute_force(corpus, q, {"prose": 1.0}, weights), 10)
     assert deepened > 0
 
@@ -242,6 +248,21 @@ def test_a_bound_that_cannot_close_falls_back_to_the_scan_and_says_so(corpus, co
     meta = result["meta"]
     assert meta["strategy"] == "scan" and meta["fell_back"] is True and meta["exact"] is True
     assert_exact_topk(result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights), 10)
+
+
+def test_a_search_leaves_no_walk_open_in_the_transaction(corpus, conn):
+    # the walk is a cursor read on round after round: closed whether the bound closed
+    # after reading deeper or the search fell back to the scan
+    rng = np.random.default_rng(24)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    deeper = {"strategy": "threshold", "ef_search": 20, "region_budget": 0, "region_ratio": 1}
+    hopeless = {"strategy": "threshold", "region_budget": 0, "max_depth": 40, "region_limit": 0}
+    with conn.transaction(force_rollback=True):
+        read_on = call_topk(conn, query, {"prose": 1.0}, (0.5, 0.3, 0.2), 10, options=deeper)
+        fell_back = call_topk(conn, query, {"prose": 1.0}, (0.5, 0.3, 0.2), 10, options=hopeless)
+        walks = conn.execute("SELECT count(*) FROM pg_cursors WHERE name <> ''").fetchone()[0]
+    assert len(read_on["meta"]["rounds"]) > 1 and fell_back["meta"]["fell_back"] is True
+    assert walks == 0
 
 
 def test_exact_option_forces_the_scan(corpus, conn):

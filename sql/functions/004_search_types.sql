@@ -37,6 +37,7 @@ CREATE TYPE api.search_plan AS (
     rrf_window     integer,
     scan_rows      integer,     -- the engine's knobs (api.search_defaults)
     region_budget  integer,
+    region_ratio   integer,
     region_limit   integer,
     max_depth      integer,
     lex_limit      integer,

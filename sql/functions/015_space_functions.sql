@@ -7,12 +7,12 @@
 --       filter applied during the walk when "filtered", nearest first; sims are exact
 --       float32 cosine similarities; far is the walk's own (half-precision) distance to
 --       the last chunk returned, within api.ann_distance_error(dims) of the exact one.
---   api.space_<id>_walk(plan, space index, depth, extra, skip, lex)
---       -> (walked, far, ids[], chunk_ids[], sources[], scores[])
---       for a plan whose only weighted space this is: the walk of _nearest (walked: how
---       many chunks it returned, far: as above) with every chunk it returned, and every
---       extra id, scored in the same statement (api.score_ids' eligible scores), but
---       those in skip (already scored);
+--   api.space_<id>_walk(plan, space index) -> refcursor
+--       for a plan whose only weighted space this is: the walk of _nearest as an open
+--       cursor, read on by api.walk_fetch as the search goes deeper (the index scan
+--       resumes where it stopped instead of starting again); each row carries what
+--       scoring the chunk needs (id, sim, dist: the walk's own distance as in _nearest,
+--       chunk_id, source, created_at, signal);
 --   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
 --       -> (ids[], sims[], region)
 --       the chunks of the static region (api.region_chunks: static score >= sigma, from
@@ -195,23 +195,22 @@ BEGIN
         $f$,
         api.space_function(p_space_id, 'score'), v_table);
     EXECUTE format($f$
-        CREATE FUNCTION api.%1$I(
-            p api.search_plan, p_space integer, p_depth integer, p_extra bigint[],
-            p_skip bigint[], p_lex_ids bigint[], p_lex_scores float8[],
-            OUT walked integer, OUT far float8,
-            OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])
+        CREATE FUNCTION api.%1$I(p api.search_plan, p_space integer)
+        RETURNS refcursor
         LANGUAGE plpgsql STABLE
         SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off
-        SET enable_mergejoin = off
+        SET enable_mergejoin = off SET enable_hashjoin = off
         AS $body$
         DECLARE
             v_q vector := p.vectors[p_space];
             v_qh halfvec(%2$s) := l2_normalize(v_q)::halfvec(%2$s);
-            v_w float8 := p.space_weights[p_space];
             v_filter api.search_filter := p.filter;
+            v_walk refcursor;
         BEGIN
-            WITH n AS MATERIALIZED (
-                SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
+            OPEN v_walk NO SCROLL FOR
+                SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist,
+                       c.chunk_id, api.source_key(c.src, c.doc_id) AS source, c.created_at,
+                       c.signal
                 FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
                       WHERE v.collection_id = p.collection_id
                         AND (NOT p.filtered  -- as in _nearest
@@ -220,35 +219,15 @@ BEGIN
                                  FROM rag.chunks c
                                  WHERE c.id = v.chunk_pk
                                    AND c.collection_id = v.collection_id))
-                      ORDER BY 3 LIMIT p_depth) v),
-            e AS (SELECT DISTINCT u.id FROM unnest(p_extra) AS u(id) WHERE u.id IS NOT NULL),
-            candidates AS (
-                SELECT n.id, n.sim FROM n
-                UNION ALL
-                SELECT e.id, (SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.%3$I v
-                              WHERE v.chunk_pk = e.id AND v.collection_id = p.collection_id)
-                FROM e WHERE NOT EXISTS (SELECT FROM n WHERE n.id = e.id))
-            SELECT (SELECT count(*) FROM n), (SELECT max(n.dist) FROM n),
-                   coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
-                   coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
-            INTO walked, far, ids, chunk_ids, sources, scores
-            FROM (SELECT s.id, s.chunk_id, s.source,
-                         api.eligible_score(p, s.score, s.sem, s.matched) AS score
-                  FROM (SELECT n.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
-                               api.score(p, n.sem, lx.lex, c.created_at, c.signal) AS score,
-                               n.sem, lx.id IS NOT NULL AS matched
-                        FROM (SELECT a.id, v_w * coalesce(a.sim, 0) AS sem FROM candidates a) n
-                        -- a primary-key lookup per chunk walked (OFFSET 0: not flattened
-                        -- into a join, which the walk's unknown LIMIT could make a hash of
-                        -- the whole collection)
-                        CROSS JOIN LATERAL (
-                            SELECT c.chunk_id, c.src, c.doc_id, c.created_at, c.signal
-                            FROM rag.chunks c
-                            WHERE c.id = n.id AND c.collection_id = p.collection_id
-                            OFFSET 0) c
-                        LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = n.id
-                        WHERE NOT EXISTS (SELECT FROM unnest(p_skip) AS k(id) WHERE k.id = n.id)
-                        OFFSET 0) s) x;
+                      ORDER BY 3) v
+                -- a primary-key lookup per chunk walked (OFFSET 0: never a join of the
+                -- whole collection)
+                CROSS JOIN LATERAL (
+                    SELECT c.chunk_id, c.src, c.doc_id, c.created_at, c.signal
+                    FROM rag.chunks c
+                    WHERE c.id = v.chunk_pk AND c.collection_id = p.collection_id
+                    OFFSET 0) c;
+            RETURN v_walk;
         END
         $body$
         $f$,

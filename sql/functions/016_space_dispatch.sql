@@ -19,8 +19,8 @@ BEGIN
                    api.space_function(p_space_id, 'measures'));
     EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, box[], float8, '
                    'float8, bigint[], float8[], integer)', api.space_function(p_space_id, 'region'));
-    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer, integer, bigint[], '
-                   'bigint[], bigint[], float8[])', api.space_function(p_space_id, 'walk'));
+    EXECUTE format('DROP FUNCTION IF EXISTS api.%I(api.search_plan, integer)',
+                   api.space_function(p_space_id, 'walk'));
     PERFORM api.create_space_dispatch(p_space_id);
 END
 $$;
@@ -92,11 +92,8 @@ BEGIN
          RETURN;',
         v_ids);
     PERFORM api.create_dispatcher('walk',
-        'p api.search_plan, p_space integer, p_depth integer, p_extra bigint[], p_skip bigint[],
-         p_lex_ids bigint[], p_lex_scores float8[], OUT walked integer, OUT far float8,
-         OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[])',
-        'SELECT * INTO walked, far, ids, chunk_ids, sources, scores
-         FROM api.%I(p, p_space, p_depth, p_extra, p_skip, p_lex_ids, p_lex_scores); RETURN;',
+        'p api.search_plan, p_space integer) RETURNS refcursor',
+        'RETURN api.%I(p, p_space);',
         v_ids);
 END
 $$;

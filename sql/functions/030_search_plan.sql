@@ -9,7 +9,10 @@
 --   scan_rows       a collection (or a filtered set) of at most this many chunks is
 --                   scanned: scoring them all costs less than any index walk;
 --   region_budget   the threshold search scores at most max(region_budget, 8 x depth)
---                   chunks of the static region per round before reading deeper;
+--                   chunks of the static region per round before reading deeper ...
+--   region_ratio    ... or max(region_budget, region_ratio x depth) when the plan has
+--                   one weighted space (its walk is read on, and its region scored in
+--                   the statement that reads it);
 --   region_limit    ... and at most this many at the deepest level, then scans;
 --   max_depth       the deepest semantic read (chunks per space);
 --   lex_limit       a query matching more chunks than this by keyword is scanned;
@@ -24,7 +27,7 @@ AS $$
     SELECT jsonb_build_object(
         'ef_search', 100, 'bm25', jsonb_build_object('k1', 1.2, 'b', 0.75),
         'max_per_source', 0, 'fusion', 'weighted', 'rrf_k', 60, 'rrf_window', 100,
-        'strategy', 'auto', 'scan_rows', 2000, 'region_budget', 400,
+        'strategy', 'auto', 'scan_rows', 2000, 'region_budget', 400, 'region_ratio', 16,
         'region_limit', 20000, 'max_depth', 2560, 'lex_limit', 20000, 'sample_rows', 2000,
         'walk_cost', 4)
 $$;
@@ -155,6 +158,7 @@ BEGIN
                        ELSE v_knobs ->> 'strategy' END;
     p.scan_rows := (v_knobs ->> 'scan_rows')::integer;
     p.region_budget := (v_knobs ->> 'region_budget')::integer;
+    p.region_ratio := (v_knobs ->> 'region_ratio')::integer;
     p.region_limit := (v_knobs ->> 'region_limit')::integer;
     p.max_depth := (v_knobs ->> 'max_depth')::integer;
     p.lex_limit := (v_knobs ->> 'lex_limit')::integer;

@@ -1,0 +1,261 @@
+-- What the threshold search (032_threshold.sql) reads and scores: the static region as
+-- boxes and its chunks, the seeds, the walk of the only weighted space read on as the
+-- search deepens, and the scoring of chunk ids.
+
+-- The region {w_rec * rec + w_sig * sig >= sigma} as a union of boxes in the
+-- (epoch days, signal) plane that covers it. With s the signal and a the age, the region
+-- is s >= g(a) = (sigma - w_rec * rec(a)) / w_sig, g increasing with age; for signal
+-- levels 0 = l_0 < l_1 < ... < l_m = 1, box j holds s in [l_j, l_{j+1}] and the ages a
+-- with g(a) <= l_{j+1}. Empty array: no chunk can be in the region.
+CREATE FUNCTION api.region_boxes(
+    p_sigma float8, p_w_rec float8, p_w_sig float8,
+    p_rec_function text, p_rec_scale float8, p_now_days float8
+) RETURNS box[]
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+DECLARE
+    v_levels float8[] := ARRAY[-1, 0.5, 0.75, 0.875, 0.9375, 0.96875, 0.984375, 0.9921875, 2];
+    v_boxes box[] := '{}';
+    v_age float8;
+    v_far constant float8 := 1e9;  -- days: beyond any timestamp
+BEGIN
+    IF p_sigma > p_w_rec + p_w_sig THEN
+        RETURN v_boxes;
+    END IF;
+    IF p_w_rec = 0 AND p_w_sig = 0 THEN  -- no static part, and sigma <= 0: every chunk
+        RETURN ARRAY[box(point(-v_far, -1), point(v_far, 2))];
+    END IF;
+    IF p_w_rec = 0 THEN  -- signal alone: one band of signal, every age
+        RETURN ARRAY[box(point(-v_far, p_sigma / p_w_sig), point(v_far, 2))];
+    END IF;
+    IF p_w_sig = 0 THEN  -- recency alone: one band of age, every signal
+        v_age := api.recency_max_days(p_sigma / p_w_rec, p_rec_function, p_rec_scale);
+        RETURN ARRAY[box(point(coalesce(p_now_days - v_age, -v_far), -1), point(v_far, 2))];
+    END IF;
+    FOR j IN 1 .. cardinality(v_levels) - 1 LOOP
+        -- the oldest age whose signal requirement is at most the band's top level
+        v_age := api.recency_max_days((p_sigma - p_w_sig * least(v_levels[j + 1], 1)) / p_w_rec,
+                                      p_rec_function, p_rec_scale);
+        CONTINUE WHEN v_age < 0;  -- even age 0 needs more than this band's signal
+        v_boxes := v_boxes || box(point(coalesce(p_now_days - v_age, -v_far), v_levels[j]),
+                                  point(v_far, v_levels[j + 1]));
+    END LOOP;
+    RETURN v_boxes;
+END
+$$;
+
+CREATE FUNCTION api.plan_region_boxes(p api.search_plan, p_sigma float8)
+RETURNS box[]
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT api.region_boxes(p_sigma, p.w_rec, p.w_sig, p.rec_function, p.rec_scale,
+                            p.now_epoch / 86400)
+$$;
+
+-- Chunks whose static score reaches p_sigma, from the boxes (read lazily: at most
+-- p_limit), with their created_at and signal. A chunk on a box edge may come twice.
+CREATE FUNCTION api.region_chunks(
+    p api.search_plan, p_boxes box[], p_sigma float8, p_limit integer,
+    OUT ids bigint[], OUT created timestamptz[], OUT signals real[]
+)
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off
+AS $$
+DECLARE
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
+BEGIN
+    ids := '{}';
+    created := '{}';
+    signals := '{}';
+    IF coalesce(cardinality(p_boxes), 0) = 0 THEN
+        RETURN;
+    END IF;
+    SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(r.created_at), '{}'),
+           coalesce(array_agg(r.signal), '{}')
+    INTO ids, created, signals
+    FROM (SELECT r.id, r.created_at, r.signal
+          FROM unnest(p_boxes) AS b(box)
+          CROSS JOIN LATERAL (
+              SELECT c.id, c.created_at, c.signal FROM rag.chunks c
+              WHERE c.collection_id = p.collection_id
+                AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
+          WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+            -- the box read stays index-only; a filter looks each chunk up by its key
+            AND (NOT p.filtered
+                 OR (SELECT api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+                     FROM rag.chunks c
+                     WHERE c.id = r.id AND c.collection_id = p.collection_id))
+          LIMIT p_limit) r;
+END
+$$;
+
+-- The ids of api.region_chunks.
+CREATE FUNCTION api.region_ids(p api.search_plan, p_boxes box[], p_sigma float8,
+                               p_limit integer)
+RETURNS bigint[]
+LANGUAGE sql STABLE
+AS $$ SELECT (api.region_chunks(p, p_boxes, p_sigma, p_limit)).ids $$;
+
+-- Seeds: candidates likely to score high whatever the query (newest, highest signal,
+-- high static score), so that theta starts high for recency- and signal-led mixes.
+CREATE FUNCTION api.seed_ids(p api.search_plan)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off
+AS $$
+DECLARE
+    v_seeds bigint[] := '{}';
+    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
+BEGIN
+    IF p.w_rec > 0 THEN
+        v_seeds := v_seeds || ARRAY(
+            SELECT c.id FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND (NOT p.filtered
+                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+            ORDER BY c.created_at DESC LIMIT p.k);
+    END IF;
+    IF p.w_sig > 0 THEN
+        v_seeds := v_seeds || ARRAY(
+            SELECT c.id FROM rag.chunks c
+            WHERE c.collection_id = p.collection_id
+              AND (NOT p.filtered
+                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+            ORDER BY c.signal DESC LIMIT p.k);
+    END IF;
+    IF p.w_rec > 0 AND p.w_sig > 0 THEN
+        v_seeds := v_seeds || api.region_ids(p, api.plan_region_boxes(p, 0.75 * (p.w_rec + p.w_sig)),
+                                             0.75 * (p.w_rec + p.w_sig), 4 * p.k);
+    END IF;
+    RETURN v_seeds;
+END
+$$;
+
+-- Score chunks (distinct ids): their sem in every weighted space (p_known_*: the
+-- similarities already read, by space index), lex from the matches, and the rest from
+-- rag.chunks. Returns the candidates that exist, with eligible scores (NULL: not
+-- eligible).
+CREATE FUNCTION api.score_ids(
+    p api.search_plan, p_ids bigint[], p_known_spaces integer[], p_known_ids bigint[],
+    p_known_sims float8[], p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[]
+)
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off
+AS $$
+DECLARE
+    v_single integer := api.single_space(p);
+    v_sem float8[];
+    v_sims float8[];
+BEGIN
+    IF cardinality(p_ids) = 0 THEN
+        ids := '{}'; chunk_ids := '{}'; sources := '{}'; scores := '{}';
+        RETURN;
+    END IF;
+    IF v_single IS NOT NULL
+       AND p_known_spaces = array_fill(v_single, ARRAY[cardinality(p_known_spaces)]) THEN
+        -- one weighted space, everything known read there: one statement
+        SELECT * INTO ids, chunk_ids, sources, scores
+        FROM api.space_score(p.space_ids[v_single], p, v_single, p_ids, p_known_ids,
+                             p_known_sims, p_lex_ids, p_lex_scores);
+        RETURN;
+    END IF;
+    FOR i IN 1 .. cardinality(p.space_ids) LOOP
+        CONTINUE WHEN p.space_weights[i] = 0 OR (p.w_cos = 0 AND p.min_similarity IS NULL);
+        v_sims := api.space_sims(
+            p.space_ids[i], p.vectors[i], p.collection_id, p_ids,
+            ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
+                  WHERE k.space = i),
+            ARRAY(SELECT k.sim FROM unnest(p_known_spaces, p_known_sims) AS k(space, sim)
+                  WHERE k.space = i));
+        v_sem := api.add_scaled(v_sem, p.space_weights[i], v_sims);
+    END LOOP;
+    SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
+           coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
+    INTO ids, chunk_ids, sources, scores
+    FROM (SELECT s.id, s.chunk_id, s.source,
+                 api.eligible_score(p, s.score, s.sem, s.matched) AS score
+          FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                       api.score(p, u.sem, lx.lex, c.created_at, c.signal) AS score, u.sem,
+                       lx.id IS NOT NULL AS matched
+                FROM unnest(p_ids, v_sem) AS u(id, sem)
+                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+                OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
+END
+$$;
+
+-- acc + w * x, elementwise (NULL elements of x count 0; a NULL acc is all zeros).
+CREATE FUNCTION api.add_scaled(p_acc float8[], p_w float8, p_x float8[])
+RETURNS float8[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT array_agg(coalesce(a, 0) + p_w * coalesce(x, 0) ORDER BY n)
+    FROM unnest(coalesce(p_acc, '{}'::float8[]), p_x) WITH ORDINALITY AS u(a, x, n)
+$$;
+
+-- The only space whose similarity counts (its index), or NULL when several do or when
+-- similarity does not count at all.
+CREATE FUNCTION api.single_space(p api.search_plan)
+RETURNS integer
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE WHEN count(*) = 1 AND (p.w_cos > 0 OR p.min_similarity IS NOT NULL)
+                THEN min(i) END
+    FROM generate_subscripts(p.space_ids, 1) AS i
+    WHERE p.space_weights[i] > 0
+$$;
+
+-- The next p_rows chunks of an open walk (api.space_<id>_walk), nearest first, with what
+-- scoring them needs; far: the walk's distance to the last of them (NULL: none came, the
+-- walk is over).
+CREATE FUNCTION api.walk_fetch(
+    p_walk refcursor, p_rows integer,
+    OUT ids bigint[], OUT sims float8[], OUT chunk_ids text[], OUT sources text[],
+    OUT created timestamptz[], OUT signals real[], OUT far float8
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    r record;
+BEGIN
+    ids := '{}'; sims := '{}'; chunk_ids := '{}'; sources := '{}'; created := '{}';
+    signals := '{}';
+    FOR n IN 1 .. p_rows LOOP
+        FETCH p_walk INTO r;
+        EXIT WHEN NOT FOUND;
+        ids := ids || r.id;
+        sims := sims || r.sim;
+        chunk_ids := chunk_ids || r.chunk_id;
+        sources := sources || r.source;
+        created := created || r.created_at;
+        signals := signals || r.signal;
+        far := r.dist;
+    END LOOP;
+END
+$$;
+
+-- The eligible scores of walked chunks in space index p_space (api.walk_fetch's arrays:
+-- nothing is looked up), aligned with them; those in p_skip (already scored) are left out
+-- of every returned array.
+CREATE FUNCTION api.score_walked(
+    p api.search_plan, p_space integer, p_ids bigint[], p_sims float8[], p_chunk_ids text[],
+    p_sources text[], p_created timestamptz[], p_signals real[], p_skip bigint[],
+    p_lex_ids bigint[], p_lex_scores float8[],
+    OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[]
+)
+LANGUAGE sql STABLE
+AS $$
+    SELECT coalesce(array_agg(x.id ORDER BY x.n), '{}'),
+           coalesce(array_agg(x.chunk_id ORDER BY x.n), '{}'),
+           coalesce(array_agg(x.source ORDER BY x.n), '{}'),
+           coalesce(array_agg(api.eligible_score(p, x.score, x.sem, x.matched) ORDER BY x.n), '{}')
+    FROM (SELECT u.n, u.id, u.chunk_id, u.source, w.sem, lx.id IS NOT NULL AS matched,
+                 api.score(p, w.sem, lx.lex, u.created_at, u.signal) AS score
+          FROM unnest(p_ids, p_sims, p_chunk_ids, p_sources, p_created, p_signals)
+               WITH ORDINALITY AS u(id, sim, chunk_id, source, created_at, signal, n)
+          CROSS JOIN LATERAL (SELECT p.space_weights[p_space] * u.sim AS sem) w
+          LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+          WHERE NOT EXISTS (SELECT FROM unnest(p_skip) AS k(id) WHERE k.id = u.id)
+          OFFSET 0) x  -- OFFSET 0: the score is computed once, then checked
+$$;
