@@ -10,9 +10,8 @@
 --   api.space_<id>_walk(plan, space index) -> refcursor
 --       for a plan whose only weighted space this is: the walk of _nearest as an open
 --       cursor, read on by api.walk_fetch as the search goes deeper (the index scan
---       resumes where it stopped instead of starting again); each row carries what
---       scoring the chunk needs (id, sim, dist: the walk's own distance as in _nearest,
---       chunk_id, source, created_at, signal);
+--       resumes where it stopped instead of starting again); rows (id, sim, dist), sim
+--       and dist as in _nearest;
 --   api.space_<id>_region(plan, space index, boxes, sigma, theta, lex, limit)
 --       -> (ids[], sims[], region)
 --       the chunks of the static region (api.region_chunks: static score >= sigma, from
@@ -199,7 +198,6 @@ BEGIN
         RETURNS refcursor
         LANGUAGE plpgsql STABLE
         SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off
-        SET enable_mergejoin = off SET enable_hashjoin = off
         AS $body$
         DECLARE
             v_q vector := p.vectors[p_space];
@@ -208,9 +206,7 @@ BEGIN
             v_walk refcursor;
         BEGIN
             OPEN v_walk NO SCROLL FOR
-                SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist,
-                       c.chunk_id, api.source_key(c.src, c.doc_id) AS source, c.created_at,
-                       c.signal
+                SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8, v.dist
                 FROM (SELECT v.chunk_pk, v.embedding, %4$s AS dist FROM rag.%3$I v
                       WHERE v.collection_id = p.collection_id
                         AND (NOT p.filtered  -- as in _nearest
@@ -219,14 +215,7 @@ BEGIN
                                  FROM rag.chunks c
                                  WHERE c.id = v.chunk_pk
                                    AND c.collection_id = v.collection_id))
-                      ORDER BY 3) v
-                -- a primary-key lookup per chunk walked (OFFSET 0: never a join of the
-                -- whole collection)
-                CROSS JOIN LATERAL (
-                    SELECT c.chunk_id, c.src, c.doc_id, c.created_at, c.signal
-                    FROM rag.chunks c
-                    WHERE c.id = v.chunk_pk AND c.collection_id = p.collection_id
-                    OFFSET 0) c;
+                      ORDER BY 3) v;
             RETURN v_walk;
         END
         $body$

@@ -206,56 +206,25 @@ AS $$
     WHERE p.space_weights[i] > 0
 $$;
 
--- The next p_rows chunks of an open walk (api.space_<id>_walk), nearest first, with what
--- scoring them needs; far: the walk's distance to the last of them (NULL: none came, the
--- walk is over).
+-- The next p_rows chunks of an open walk (api.space_<id>_walk), nearest first, with their
+-- similarities; far: the walk's distance to the last of them (NULL: none came, the walk
+-- is over).
 CREATE FUNCTION api.walk_fetch(
-    p_walk refcursor, p_rows integer,
-    OUT ids bigint[], OUT sims float8[], OUT chunk_ids text[], OUT sources text[],
-    OUT created timestamptz[], OUT signals real[], OUT far float8
+    p_walk refcursor, p_rows integer, OUT ids bigint[], OUT sims float8[], OUT far float8
 )
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    r record;
+    v_id bigint;
+    v_sim float8;
 BEGIN
-    ids := '{}'; sims := '{}'; chunk_ids := '{}'; sources := '{}'; created := '{}';
-    signals := '{}';
+    ids := '{}';
+    sims := '{}';
     FOR n IN 1 .. p_rows LOOP
-        FETCH p_walk INTO r;
+        FETCH p_walk INTO v_id, v_sim, far;
         EXIT WHEN NOT FOUND;
-        ids := ids || r.id;
-        sims := sims || r.sim;
-        chunk_ids := chunk_ids || r.chunk_id;
-        sources := sources || r.source;
-        created := created || r.created_at;
-        signals := signals || r.signal;
-        far := r.dist;
+        ids := ids || v_id;
+        sims := sims || v_sim;
     END LOOP;
 END
-$$;
-
--- The eligible scores of walked chunks in space index p_space (api.walk_fetch's arrays:
--- nothing is looked up), aligned with them; those in p_skip (already scored) are left out
--- of every returned array.
-CREATE FUNCTION api.score_walked(
-    p api.search_plan, p_space integer, p_ids bigint[], p_sims float8[], p_chunk_ids text[],
-    p_sources text[], p_created timestamptz[], p_signals real[], p_skip bigint[],
-    p_lex_ids bigint[], p_lex_scores float8[],
-    OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores float8[]
-)
-LANGUAGE sql STABLE
-AS $$
-    SELECT coalesce(array_agg(x.id ORDER BY x.n), '{}'),
-           coalesce(array_agg(x.chunk_id ORDER BY x.n), '{}'),
-           coalesce(array_agg(x.source ORDER BY x.n), '{}'),
-           coalesce(array_agg(api.eligible_score(p, x.score, x.sem, x.matched) ORDER BY x.n), '{}')
-    FROM (SELECT u.n, u.id, u.chunk_id, u.source, w.sem, lx.id IS NOT NULL AS matched,
-                 api.score(p, w.sem, lx.lex, u.created_at, u.signal) AS score
-          FROM unnest(p_ids, p_sims, p_chunk_ids, p_sources, p_created, p_signals)
-               WITH ORDINALITY AS u(id, sim, chunk_id, source, created_at, signal, n)
-          CROSS JOIN LATERAL (SELECT p.space_weights[p_space] * u.sim AS sem) w
-          LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
-          WHERE NOT EXISTS (SELECT FROM unnest(p_skip) AS k(id) WHERE k.id = u.id)
-          OFFSET 0) x  -- OFFSET 0: the score is computed once, then checked
 $$;

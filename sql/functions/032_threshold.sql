@@ -11,7 +11,7 @@
 --      (api.lex_matches), so that an unread chunk has lex = 0;
 --   3. what was read is scored in full (api.score); theta = the k-th best eligible score
 --      (under max_per_source). With one weighted space, the walk is an open cursor
---      (api.space_walk) whose rows carry what scoring needs (api.score_walked);
+--      (api.space_walk), read on by api.walk_fetch;
 --   4. a chunk not read scores at most  w_cos * sum_i w_i * sim_i + static(c), with
 --      static = w_rec * rec + w_sig * sig, so it can only reach theta when static(c) >=
 --      sigma = theta - w_cos * sum_i w_i * sim_i. That region is a staircase in the
@@ -63,7 +63,6 @@ DECLARE
     v_walk refcursor;  -- the only weighted space's walk, read on round after round
     v_walked_single integer := 0;
     v_far_single float8;
-    v_fetched record;
     v_walked integer;
     v_far float8;
     v_bounds float8[];
@@ -98,19 +97,11 @@ BEGIN
             CONTINUE WHEN NOT v_semantic OR p.space_weights[i] = 0;
             IF i = v_single THEN
                 -- the only weighted space: its walk read on from where the last round
-                -- stopped, each chunk scored from what the walk returned with it
+                -- stopped
                 v_walk := coalesce(v_walk, api.space_walk(p.space_ids[i], p, i));
-                v_fetched := api.walk_fetch(v_walk, depth - v_walked_single);
-                v_scored := api.score_walked(p, i, v_fetched.ids, v_fetched.sims,
-                                             v_fetched.chunk_ids, v_fetched.sources,
-                                             v_fetched.created, v_fetched.signals, v_ids,
-                                             p_lex_ids, p_lex_scores);
-                v_ids := v_ids || v_scored.ids;
-                v_chunk_ids := v_chunk_ids || v_scored.chunk_ids;
-                v_sources := v_sources || v_scored.sources;
-                v_scores := v_scores || v_scored.scores;
-                v_walked_single := v_walked_single + cardinality(v_fetched.ids);
-                v_far_single := coalesce(v_fetched.far, v_far_single);
+                v_stream := api.walk_fetch(v_walk, depth - v_walked_single);
+                v_walked_single := v_walked_single + cardinality(v_stream.ids);
+                v_far_single := coalesce(v_stream.far, v_far_single);
                 v_walked := v_walked_single;
                 v_far := v_far_single;
             ELSE
@@ -128,12 +119,11 @@ BEGIN
                                                        p.space_names[i]);
                 EXIT deepening;  -- the walk gave up before finding depth chunks: scan
             END IF;
-            IF v_single IS DISTINCT FROM i THEN
-                v_known_spaces := v_known_spaces || array_fill(i, ARRAY[v_walked]);
-                v_known_ids := v_known_ids || v_stream.ids;
-                v_known_sims := v_known_sims || v_stream.sims;
-                v_new := v_new || v_stream.ids;
-            END IF;
+            v_known_spaces := v_known_spaces
+                              || array_fill(i, ARRAY[cardinality(v_stream.ids)]);
+            v_known_ids := v_known_ids || v_stream.ids;
+            v_known_sims := v_known_sims || v_stream.sims;
+            v_new := v_new || v_stream.ids;
             IF NOT p.space_names[i] = ANY (approximate)
                AND api.space_index_exists(p.space_ids[i], p.collection_id) THEN
                 approximate := approximate || p.space_names[i];
