@@ -107,3 +107,14 @@ def test_the_engine_defaults_are_the_service_defaults(conn):
     assert knobs["ef_search"] == default["hnsw_ef_search"]
     assert knobs["bm25"] == {"k1": default["bm25_k1"], "b": default["bm25_b"]}
     assert knobs["rrf_k"] == default["rrf_k"]
+
+
+def test_dropping_a_space_drops_every_function_made_for_it(conn):
+    # the per-space functions are generated; a signature that drifts from the one
+    # api.drop_space_functions names would leave that function behind
+    space_id = conn.execute("SELECT id FROM api.register_space('dropped', 8, '', '', 8, 32)")
+    prefix = f"space_{space_id.fetchone()[0]}_"
+    made = "SELECT count(*) FROM pg_proc WHERE pronamespace = 'api'::regnamespace AND proname ^@ %s"
+    assert conn.execute(made, (prefix,)).fetchone()[0] == 6
+    conn.execute("SELECT api.drop_space('dropped')")
+    assert conn.execute(made, (prefix,)).fetchone()[0] == 0

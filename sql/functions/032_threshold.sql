@@ -26,9 +26,10 @@
 -- the walk is read on to 2 x D, paying only for the chunks added; with several, 8 x D,
 -- and every stream is read again to 4 x D. Either way at least region_budget. At
 -- max_depth (or with no semantic part) a region of up to region_limit chunks is scored;
--- a larger one means the bound did not close and the caller scans. So does a semantic read that comes back short of D chunks in a
--- collection larger than hnsw.max_scan_tuples (the walk gave up before finding D chunks
--- that pass the filter); in a smaller one, the walk visited every vector.
+-- a larger one means the bound did not close and the caller scans. So does a semantic
+-- read that comes back short of D chunks in a collection larger than
+-- hnsw.max_scan_tuples (the walk gave up before finding D chunks that pass the filter);
+-- in a smaller one, the walk visited every vector.
 --
 -- The result is exact given the index's order: the bound trusts that HNSW returned every
 -- chunk nearer than the farthest it returned, which it does not always do. The spaces
