@@ -250,6 +250,20 @@ def test_a_bound_that_cannot_close_falls_back_to_the_scan_and_says_so(corpus, co
     assert_exact_topk(result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights), 10)
 
 
+@pytest.mark.parametrize(
+    ("weights", "seeded"),
+    [((0.8, 0.1, 0.1), False), ((0.5, 0.3, 0.2), True), ((0.2, 0.6, 0.2), True)],
+)
+def test_seeds_are_read_only_where_recency_and_signal_can_lead(corpus, conn, weights, seeded):
+    # the first round scores the walk, and the seeds where w_rec + w_sig >= w_cos / 2
+    rng = np.random.default_rng(25)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    result = topk(conn, "threshold", query, {"prose": 1.0}, weights, 10)
+    first = result["meta"]["rounds"][0]
+    assert (first["scored"] > first["depth"]) is seeded, first
+    assert_exact_topk(result["rows"], brute_force(corpus, query, {"prose": 1.0}, weights), 10)
+
+
 def test_a_search_leaves_no_walk_open_in_the_transaction(corpus, conn):
     # the walk is a cursor read on round after round: closed whether the bound closed
     # after reading deeper or the search fell back to the scan
