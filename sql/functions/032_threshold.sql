@@ -87,13 +87,7 @@ BEGIN
     rounds := '[]';
     approximate := '{}';
     closed := false;
-    -- Seeds raise theta early where recency and signal can put chunks far from the query
-    -- in the top k. Where cosine leads (the static weights under half its weight) the
-    -- nearest chunks set theta, and the seeds cost more than they save (0.8/0.1/0.1:
-    -- 8.6 -> 7.8 ms at 100k, 12.0 -> 10.6 at 1M; the rows are the same either way).
-    v_new := CASE WHEN NOT v_semantic OR p.w_rec + p.w_sig >= p.w_cos / 2
-                  THEN api.seed_ids(p) ELSE '{}' END
-             || p_lex_ids;
+    v_new := api.seed_ids(p) || p_lex_ids;
     <<deepening>>
     LOOP
         -- 1. the semantic streams at this depth
