@@ -63,9 +63,9 @@ DECLARE
     v_known_sims float8[];
     v_stream record;
     v_walk refcursor;  -- the only weighted space's walk, read on round after round
-    v_walked_single integer := 0;
-    v_far_single float8;
-    v_walked integer;
+    -- chunks read and the distance of the last, of the stream just read (the only
+    -- weighted space's walk: totals carried from round to round)
+    v_walked integer := 0;
     v_far float8;
     v_bounds float8[];
     v_new bigint[];
@@ -101,11 +101,9 @@ BEGIN
                 -- the only weighted space: its walk read on from where the last round
                 -- stopped
                 v_walk := coalesce(v_walk, api.space_walk(p.space_ids[i], p, i));
-                v_stream := api.walk_fetch(v_walk, depth - v_walked_single);
-                v_walked_single := v_walked_single + cardinality(v_stream.ids);
-                v_far_single := coalesce(v_stream.far, v_far_single);
-                v_walked := v_walked_single;
-                v_far := v_far_single;
+                v_stream := api.walk_fetch(v_walk, depth - v_walked);
+                v_walked := v_walked + cardinality(v_stream.ids);
+                v_far := coalesce(v_stream.far, v_far);
             ELSE
                 v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
                                               p.filtered);
