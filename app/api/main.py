@@ -34,6 +34,7 @@ from app.api.routes import (
 )
 from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
+from app.db.statistics import StatisticsKeeper
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.embedders import warm_up
@@ -70,6 +71,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     database = DatabaseSupervisor(settings, DatabaseRuntime(settings))
     await database.start()
     app.state.database = database
+    app.state.statistics = StatisticsKeeper(settings, database.connection)
     replicas = ReplicaSet(settings)
     await replicas.start()
     app.state.replicas = replicas
@@ -81,6 +83,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await app.state.statistics.stop()
         await replicas.stop()
         await database.stop()
 

@@ -21,3 +21,9 @@ SELECT t.tag, t.chunks
 FROM rag.tag_counts t JOIN rag.collections c ON c.id = t.collection_id
 WHERE c.name = %s AND t.chunks > 0
 ORDER BY t.chunks DESC, t.tag LIMIT %s;
+
+-- name: refresh_statistics
+-- ANALYZE the collection's partitions if writes moved its chunk count enough (see
+-- sql/functions/013_statistics.sql); no row when the collection is gone.
+SELECT api.refresh_statistics(id, %(min_change)s, %(ratio)s) AS analyzed
+FROM rag.collections WHERE name = %(name)s;

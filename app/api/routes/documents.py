@@ -41,6 +41,7 @@ async def upsert_document(
     access.collection(document.collection)
     stored = await ingest_document(conn, document, settings)
     request.state.ingested_chunks = stored["chunks"]  # for the metrics
+    request.app.state.statistics.written(document.collection)
     return stored
 
 
@@ -68,9 +69,12 @@ async def read_document(
     responses=errors(*ACCESS, 400, 404),
 )
 async def remove_document(
+    request: Request,
     doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     conn: Annotated[AsyncConnection, Depends(db)],
     collection: CollectionQuery = "default",
 ) -> Any:
-    return await delete_document(conn, access.collection(collection), doc_id)
+    deleted = await delete_document(conn, access.collection(collection), doc_id)
+    request.app.state.statistics.written(collection)
+    return deleted
