@@ -15,6 +15,7 @@ from helpers import (
     assert_exact_topk,
     brute_force,
     call_topk,
+    passes,
     random_corpus,
     register_spaces,
     store_corpus,
@@ -285,6 +286,22 @@ def test_exact_option_forces_the_scan(corpus, conn):
     result = call_topk(conn, query, {"prose": 1.0}, (0.8, 0.1, 0.1), 10, options={"exact": True})
     assert result["meta"]["strategy"] == "scan"
     assert result["meta"]["candidates_scanned"] == len(corpus)
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [{"tags_any": ["gamma"]}, {"tags_all": ["beta"]}, {"tags_any": ["gamma", "delta"]},
+     {"tags_any": ["gamma"], "src_prefix": "https://ex.example/c/1"},
+     {"tags_any": ["no-such-tag"]}],
+)  # fmt: skip
+def test_a_filtered_scan_counts_exactly_the_chunks_that_pass(corpus, conn, filters):
+    # one tag alone is read from the tag counts, any other filter counted
+    query = {"prose": _queries(np.random.default_rng(29), 1)[0]["prose"]}
+    result = call_topk(conn, query, {"prose": 1.0}, (0.5, 0.3, 0.2), 10, filters=filters,
+                       options={"exact": True})  # fmt: skip
+    assert result["meta"]["candidates_scanned"] == sum(passes(c, filters) for c in corpus)
+    expected = brute_force(corpus, query, {"prose": 1.0}, (0.5, 0.3, 0.2), filters=filters)
+    assert_exact_topk(result["rows"], expected, 10)
 
 
 PARALLEL_MADE_CHEAP = (

@@ -72,6 +72,24 @@ BEGIN
 END
 $$;
 
+-- How many chunks pass a filter that is one tag and nothing else (the common facet), read
+-- from the tag counts; NULL for any other filter, which only counting the chunks can tell.
+-- (Counting them again costs 15-20% of a scan of the rows of one tag in a hundred.)
+CREATE FUNCTION api.single_tag_rows(p api.search_plan)
+RETURNS bigint
+LANGUAGE sql STABLE
+AS $$
+    SELECT coalesce((SELECT t.chunks FROM rag.tag_counts t
+                     WHERE t.collection_id = p.collection_id AND t.tag = u.tag), 0)
+    FROM (SELECT coalesce(f.tags_any, f.tags_all) AS tags
+          FROM (SELECT (p.filter).*) f
+          WHERE (f.tags_any IS NULL) <> (f.tags_all IS NULL)
+            AND f.doc_ids IS NULL AND f.src_like IS NULL AND f.metadata IS NULL
+            AND f.created_after IS NULL AND f.created_before IS NULL) one,
+         LATERAL (SELECT one.tags[1] AS tag) u
+    WHERE cardinality(one.tags) = 1
+$$;
+
 CREATE FUNCTION api.topk_scan(
     p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
     OUT ids bigint[], OUT candidates bigint
@@ -108,8 +126,12 @@ BEGIN
     ELSIF NOT p.filtered THEN
         SELECT chunks INTO candidates FROM rag.collections WHERE id = p.collection_id;
     ELSE
-        EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s', api.filter_sql(p.filter, '($1).filter'))
-        INTO candidates USING p;
+        candidates := api.single_tag_rows(p);
+        IF candidates IS NULL THEN
+            EXECUTE format('SELECT count(*) FROM rag.chunks c WHERE %s',
+                           api.filter_sql(p.filter, '($1).filter'))
+            INTO candidates USING p;
+        END IF;
     END IF;
 END
 $$;
