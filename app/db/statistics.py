@@ -31,7 +31,6 @@ class StatisticsKeeper:
     def __init__(self, settings: Settings, connect: Connect) -> None:
         self.settings = settings
         self.connect = connect
-        self.analyzed = 0  # ANALYZE rounds run (for tests and logs)
         self._marked: set[str] = set()
         self._task: asyncio.Task[None] | None = None
 
@@ -59,7 +58,6 @@ class StatisticsKeeper:
             log.debug("statistics of %s not refreshed: %s", collection, error)
             return
         if row is not None and row[0]:
-            self.analyzed += 1
             log.info("analyzed collection %s after writes", collection)
 
     async def stop(self) -> None:

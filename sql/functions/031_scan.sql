@@ -80,13 +80,12 @@ RETURNS bigint
 LANGUAGE sql STABLE
 AS $$
     SELECT coalesce((SELECT t.chunks FROM rag.tag_counts t
-                     WHERE t.collection_id = p.collection_id AND t.tag = u.tag), 0)
+                     WHERE t.collection_id = p.collection_id AND t.tag = one.tags[1]), 0)
     FROM (SELECT coalesce(f.tags_any, f.tags_all) AS tags
           FROM (SELECT (p.filter).*) f
           WHERE (f.tags_any IS NULL) <> (f.tags_all IS NULL)
             AND f.doc_ids IS NULL AND f.src_like IS NULL AND f.metadata IS NULL
-            AND f.created_after IS NULL AND f.created_before IS NULL) one,
-         LATERAL (SELECT one.tags[1] AS tag) u
+            AND f.created_after IS NULL AND f.created_before IS NULL) one
     WHERE cardinality(one.tags) = 1
 $$;
 
