@@ -39,8 +39,8 @@ export default function App() {
   const [rerun, setRerun] = useState(0);
   const { result, error, loading, run, setError } = useSearch();
   const whyNot = useWhyNot(apiKey, result);
-  // A search asked for before the server's details arrived (from the URL, or Enter
-  // pressed at once) runs when they do, with the state as it is by then.
+  // A search asked for before the server's details are rendered (from the URL, or Enter
+  // pressed at once) runs once they are, with the state as it is by then.
   const latestState = useRef(state);
   latestState.current = state;
   const waiting = useRef(hasQuery(state));
@@ -65,13 +65,19 @@ export default function App() {
       .then((loaded) => {
         setInfo(loaded);
         setInfoError(null);
-        if (waiting.current) {
-          waiting.current = false;
-          go(latestState.current, apiKey, loaded);
-        }
       })
       .catch(setInfoError);
   }, [apiKey]);
+
+  // Run from the render that shows the details, not from their arrival: an Enter pressed
+  // between the two still sees no details (its handler is the previous render's) and
+  // only asks to wait; this is where that wait ends.
+  useEffect(() => {
+    if (info && waiting.current) {
+      waiting.current = false;
+      go(latestState.current, apiKey, info);
+    }
+  }, [info]);
 
   useEffect(() => {
     if (!rerun || (!result && !error)) return undefined;
