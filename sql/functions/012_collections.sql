@@ -35,6 +35,20 @@ BEGIN
 END
 $$;
 
+-- The names of a collection's partitions (in schema rag): each space's vectors, the
+-- keyword postings, the chunks.
+CREATE FUNCTION api.collection_partitions(p_collection_id integer)
+RETURNS SETOF text
+LANGUAGE sql STABLE
+AS $$
+    SELECT name FROM (
+        SELECT 1 AS n, s.id, api.vector_partition(s.id, p_collection_id) AS name
+        FROM rag.spaces s
+        UNION ALL SELECT 2, 0, 'lex_postings_' || p_collection_id
+        UNION ALL SELECT 3, 0, 'chunks_' || p_collection_id) t
+    ORDER BY n, id
+$$;
+
 CREATE FUNCTION api.create_collection(p_name text, p_description text DEFAULT '')
 RETURNS rag.collections
 LANGUAGE plpgsql
@@ -59,7 +73,7 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     v_collection rag.collections;
-    v_space integer;
+    v_partition text;
 BEGIN
     SELECT * INTO v_collection FROM rag.collections WHERE name = p_name FOR UPDATE;
     IF NOT FOUND THEN
@@ -70,11 +84,9 @@ BEGIN
         PERFORM api.raise_conflict('the default collection cannot be deleted',
                                        jsonb_build_object('collection', p_name));
     END IF;
-    FOR v_space IN SELECT id FROM rag.spaces ORDER BY id LOOP
-        EXECUTE format('DROP TABLE rag.%I', api.vector_partition(v_space, v_collection.id));
+    FOR v_partition IN SELECT api.collection_partitions(v_collection.id) LOOP
+        EXECUTE format('DROP TABLE rag.%I', v_partition);
     END LOOP;
-    EXECUTE format('DROP TABLE rag.%I', 'lex_postings_' || v_collection.id);
-    EXECUTE format('DROP TABLE rag.%I', 'chunks_' || v_collection.id);
     DELETE FROM rag.lex_terms WHERE collection_id = v_collection.id;
     DELETE FROM rag.tag_counts WHERE collection_id = v_collection.id;
     DELETE FROM rag.documents WHERE collection_id = v_collection.id;

@@ -33,22 +33,14 @@ RETURNS boolean
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_partition regclass;
+    v_partition text;
 BEGIN
     IF NOT pg_try_advisory_xact_lock(hashtext('ragsearch.statistics'), p_collection)
        OR NOT coalesce(api.statistics_due(p_collection, p_min_change, p_ratio), false) THEN
         RETURN false;
     END IF;
-    FOR v_partition IN
-        SELECT k.oid::regclass
-        FROM pg_inherits i
-        JOIN pg_class k ON k.oid = i.inhrelid
-        JOIN pg_class parent ON parent.oid = i.inhparent
-        WHERE parent.relnamespace = 'rag'::regnamespace AND k.relkind = 'r'
-          AND pg_get_expr(k.relpartbound, k.oid) = format('FOR VALUES IN (%s)', p_collection)
-        ORDER BY k.oid
-    LOOP
-        EXECUTE format('ANALYZE %s', v_partition);
+    FOR v_partition IN SELECT api.collection_partitions(p_collection) LOOP
+        EXECUTE format('ANALYZE rag.%I', v_partition);
     END LOOP;
     RETURN true;
 END
