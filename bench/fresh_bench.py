@@ -76,15 +76,11 @@ def load(client: httpx.Client, spec: CorpusSpec) -> float:
 
 
 def analyzed_rows(url: str) -> float:
-    """pg_class.reltuples summed over the chunk tables (-1: never analyzed)."""
-    sql = ("SELECT min(c.reltuples) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-           "WHERE i.inhparent = 'rag.chunks'::regclass")  # fmt: skip
+    """pg_class.reltuples of the default collection's chunk partition (-1: never analyzed)."""
+    sql = ("SELECT reltuples FROM pg_class "
+           "WHERE oid = to_regclass('rag.chunks_' || api.collection_id('default'))")  # fmt: skip
     with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(sql).fetchone()
-        if row[0] is None:
-            row = conn.execute("SELECT reltuples FROM pg_class WHERE oid = 'rag.chunks'::regclass"
-                               ).fetchone()  # fmt: skip
-        return float(row[0])
+        return float(conn.execute(sql).fetchone()[0])
 
 
 def search(client: httpx.Client, q: np.ndarray, exact: bool) -> tuple[float, str]:
