@@ -22,13 +22,10 @@ def _create_collection(conn: psycopg.Connection, name: str) -> int:
     """A collection whose partitions autovacuum leaves alone (as in the first minute after
     a load, every time)."""
     collection = conn.execute("SELECT id FROM api.create_collection(%s)", (name,)).fetchone()[0]
-    partitions = conn.execute(
-        "SELECT k.oid::regclass::text FROM pg_inherits i JOIN pg_class k ON k.oid = i.inhrelid "
-        "WHERE k.relkind = 'r' AND pg_get_expr(k.relpartbound, k.oid) = %s",
-        (f"FOR VALUES IN ({collection})",),
-    ).fetchall()
+    partitions = conn.execute("SELECT api.collection_partitions(%s)", (collection,)).fetchall()
+    assert len(partitions) == 3  # the default space's vectors, the postings, the chunks
     for (partition,) in partitions:
-        conn.execute(f"ALTER TABLE {partition} SET (autovacuum_enabled = off)")
+        conn.execute(f"ALTER TABLE rag.{partition} SET (autovacuum_enabled = off)")
     return int(collection)
 
 
