@@ -9,14 +9,14 @@ TORCH_VERSION := 2.13.0
 QUIET_EDITABLE := ignore:Editable installation
 WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js
 
-.PHONY: demo test install web lint compose-check system-packages bench-latency clean
+.PHONY: demo test install web lint docs compose-check system-packages bench-latency clean
 
 # The CPU build of torch first, so that the embed extra (the query embedder) pulls no CUDA build.
 $(BIN)/ragsearch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==$(TORCH_VERSION)
-	PYTHONWARNINGS="$(QUIET_EDITABLE)" $(BIN)/pip install --quiet -e '.[test,embed]'
+	PYTHONWARNINGS="$(QUIET_EDITABLE)" $(BIN)/pip install --quiet -e '.[test,embed,docs]'
 	@touch $@
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
@@ -34,9 +34,15 @@ demo: install
 	RAG_EMBEDDER=local $(BIN)/ragsearch serve --demo
 
 lint: $(BIN)/ragsearch
-	$(BIN)/ruff check app tests bench migrations
-	$(BIN)/ruff format --check app tests bench migrations
+	$(BIN)/ruff check app tests bench migrations docs/hooks
+	$(BIN)/ruff format --check app tests bench migrations docs/hooks
 	$(BIN)/mypy
+
+# The documentation site (mkdocs.yml), built offline into build/site; strict: a broken link
+# or anchor, or a page missing from the nav, fails it. NO_MKDOCS_2_WARNING quiets a banner
+# about a future MkDocs release.
+docs: $(BIN)/ragsearch
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # Debian packages the tests use: pgbouncer (the transaction-mode test), a compose command
 # (the compose file check) and Chromium (the page's browser tests); installed with
@@ -60,7 +66,7 @@ compose-check: system-packages
 	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer config -q \
 		&& echo "docker-compose.yml and its profiles are valid"
 
-test: install lint system-packages compose-check
+test: install lint docs system-packages compose-check
 	cd web && npm test
 	$(BIN)/pytest
 

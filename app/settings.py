@@ -1,7 +1,8 @@
 """Every setting of the service, read once from the environment.
 
-Names are the environment variables (``DATABASE_URL``, ``RAG_*``); the README lists
-them with their defaults. Tests and the CLI build their own ``Settings`` objects.
+Names are the environment variables (``DATABASE_URL``, ``RAG_*``);
+docs/operating/settings.md lists them with their defaults (tests/test_docs.py holds the two
+equal). Tests and the CLI build their own ``Settings`` objects.
 """
 
 from __future__ import annotations

@@ -406,7 +406,7 @@ def test_a_write_collision_is_a_retryable_503_not_a_lost_database(error):
 
 def test_a_new_space_indexes_with_the_graph_settings_that_hold_recall(client, run_id):
     """m 16 and ef_construction 200 (RAG_HNSW_M, RAG_HNSW_EF_CONSTRUCTION): with 100 the
-    graph traps some queries in the wrong cluster at 1M chunks (README, Performance)."""
+    graph traps some queries in the wrong cluster at 1M chunks (docs/performance/hnsw.md)."""
     name = f"g_{run_id}"
     created = client.post("/api/rag/spaces", json={"name": name, "dims": 8})
     listed = {s["name"]: s for s in client.get("/api/rag/spaces").json()["spaces"]}

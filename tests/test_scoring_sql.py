@@ -1,5 +1,6 @@
 """The recency formulas the search computes (api.recency), and their inverse (which turns
-a score bound into a created_at range), agree with each other and with the README."""
+a score bound into a created_at range), agree with each other and with the documented ones
+(docs/api/search-request.md)."""
 
 from __future__ import annotations
 

@@ -101,7 +101,7 @@ def test_any_typed_question_gets_vectors_where_the_server_embeds(browser, embedd
     expect(semantic).to_be_visible()
     assert any(row.startswith("python-json-") for row in row_ids(page)[:3])
     page.wait_for_timeout(300)  # the bars' fade-in
-    watched.screenshot("search-page-1280.png")  # the README's picture
+    watched.screenshot("search-page-1280.png")  # docs/search-page.png, in the README
     watched.context.close()
     assert watched.errors == []
 

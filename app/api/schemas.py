@@ -1,7 +1,7 @@
 """The responses, as models: each route declares its model as ``response_model``, so the
 OpenAPI document and the response are one thing. Models forbid fields they do not name,
-and tests validate real responses against them (tests/test_contract_models.py), so the
-two cannot drift apart.
+and tests check real responses against the documented schemas (tests/test_contract_fuzz.py
+runs Schemathesis against a live service), so the two cannot drift apart.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The tools call the same functions as the REST routes (app/search/, app/resources/), on a
 connection pool of their own, against DATABASE_URL or the
 embedded server. Where REST rejects a sloppy argument, a tool reads what it can and
-says so (app/lenient.py): a ``k`` out of range is clamped, an unusable weight falls
+says so (app/mcp/lenient.py): a ``k`` out of range is clamped, an unusable weight falls
 back to its default and is listed in ``weights_replaced``. Errors that remain (no
 query vector, an unknown space) come back as tool errors carrying the REST body.
 """
