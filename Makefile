@@ -9,7 +9,7 @@ TORCH_VERSION := 2.13.0
 QUIET_EDITABLE := ignore:Editable installation
 WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js
 
-.PHONY: demo test install web lint docs compose-check system-packages bench-latency clean
+.PHONY: demo test test-clients install web lint docs compose-check system-packages bench-latency clean
 
 # The CPU build of torch first, so that the embed extra (the query embedder) pulls no CUDA build.
 $(BIN)/ragsearch: pyproject.toml
@@ -66,7 +66,22 @@ compose-check: system-packages
 	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer config -q \
 		&& echo "docker-compose.yml and its profiles are valid"
 
-test: install lint docs system-packages compose-check
+# The Python client (clients/python) in a venv of its own, with its extras and LangChain's
+# standard test suites; its tests start `ragsearch serve` from the server's venv.
+CLIENT := clients/python
+CLIENT_BIN := $(CLIENT)/.venv/bin
+
+$(CLIENT_BIN)/pytest: $(CLIENT)/pyproject.toml
+	$(PYTHON) -m venv $(CLIENT)/.venv
+	$(CLIENT_BIN)/pip install --quiet --upgrade pip
+	$(CLIENT_BIN)/pip install --quiet -e '$(CLIENT)[langchain,llama-index,test]'
+	@touch $@
+
+test-clients: install $(CLIENT_BIN)/pytest
+	cd $(CLIENT) && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy
+	cd $(CLIENT) && RAGSEARCH_SERVER_PYTHON=$(abspath $(BIN))/python .venv/bin/pytest
+
+test: install lint docs system-packages compose-check test-clients
 	cd web && npm test
 	$(BIN)/pytest
 
@@ -74,4 +89,4 @@ bench-latency: install
 	$(BIN)/python bench/latency.py
 
 clean:
-	rm -rf $(VENV) web/node_modules app/static/web-page
+	rm -rf $(VENV) $(CLIENT)/.venv web/node_modules app/static/web-page

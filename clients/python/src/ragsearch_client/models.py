@@ -1,0 +1,1310 @@
+"""The request and response models of the ragsearch API.
+
+Generated from the server's OpenAPI document by scripts/generate_models.py: DO NOT EDIT.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, TypedDict
+
+from pydantic import Field
+
+from ragsearch_client._base import RequestModel, ResponseModel
+
+
+class AppliedWeights(ResponseModel):
+    w_cos: float
+    w_rec: float
+    w_sig: float
+    w_lex: float | None = Field(
+        default=None,
+        description="Present when the query has text.",
+    )
+    space_weights: dict[str, float]
+
+
+class ChunkIn(RequestModel):
+    """One chunk of a document, as clients send it."""
+
+    chunk_id: str | None = Field(
+        default=None,
+        description="Unique within the collection; default '{doc_id}-chunk-{n}' (n = position "
+        "in the list).",
+    )
+    chunk: str = Field(
+        description="The text; must not be empty. The keyword index reads the first 100,000 "
+        "characters of title + text.",
+    )
+    created_at: datetime | None = Field(
+        default=None,
+        description="What recency is measured from; default now.",
+    )
+    volume: float = 1.0
+    confidence: float = 1.0
+    signal: float | None = Field(
+        default=None,
+        description="Usefulness in [0,1]; default min(1, volume * confidence / 5).",
+    )
+    model: str = ""
+    tags: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    embedding: list[float] | str | None = Field(
+        default=None,
+        description="Vector in the default space.",
+    )
+    embeddings: dict[str, list[float] | str] | None = Field(
+        default=None,
+        description="Vectors by space name.",
+    )
+
+
+class ChunkInFields(TypedDict, total=False):
+    """ChunkIn as keyword arguments (the model checks the required ones)."""
+
+    chunk_id: str | None
+    chunk: str
+    created_at: datetime | str | None
+    volume: float
+    confidence: float
+    signal: float | None
+    model: str
+    tags: list[str]
+    metadata: dict[str, Any]
+    embedding: list[float] | str | None
+    embeddings: dict[str, list[float] | str]
+
+
+class EvidenceOut(ResponseModel):
+    """What ``profile: auto`` read from the default-balance ranking (app/search/evidence.py)."""
+
+    lex_peak: float = Field(
+        description="Best keyword score minus the top rows' mean.",
+    )
+    sem_peak: float = Field(
+        description="Best semantic score minus the top rows' mean.",
+    )
+    lean: float = Field(
+        description="lex_peak - sem_peak: > 0 the keywords are the sharper.",
+    )
+    rows: int
+    vector_share: float = Field(
+        description="The balance chosen (0 keywords .. 1 vectors).",
+    )
+    decision: str
+
+
+class Weights(ResponseModel):
+    w_cos: float
+    w_rec: float
+    w_sig: float
+    w_lex: float | None = Field(
+        default=None,
+        description="Present when the query has text.",
+    )
+
+
+class RetryInfo(ResponseModel):
+    reason: str
+    first_weights: Weights
+    first_best_relevance: float | None
+    class_used: str
+    ef_search: int
+
+
+class ClassificationOut(ResponseModel):
+    class_: str = Field(alias="class")
+    confidence: float
+    reason: str
+    vector_share: float
+    keyword_share: float
+    suggested_k: int
+    also_matched: list[str]
+    weights: Weights
+    retry: RetryInfo | None
+    evidence: EvidenceOut | None = None
+
+
+class Collection(ResponseModel):
+    name: str
+    description: str
+    created_at: str
+    documents: int
+    chunks: int
+
+
+class CollectionCreated(ResponseModel):
+    ok: bool = True
+    collection: Collection
+
+
+class TagCount(ResponseModel):
+    tag: str
+    chunks: int
+
+
+class CollectionDetail(ResponseModel):
+    name: str
+    description: str
+    created_at: str
+    documents: int
+    chunks: int
+    top_tags: list[TagCount]
+
+
+class CollectionIn(RequestModel):
+    """Body of ``POST /api/rag/collections``."""
+
+    name: str = Field(
+        description="Lower-case letters, digits, _ and -, starting with a letter or digit (max "
+        "63).",
+    )
+    description: str = ""
+
+
+class CollectionInFields(TypedDict, total=False):
+    """CollectionIn as keyword arguments (the model checks the required ones)."""
+
+    name: str
+    description: str
+
+
+class CollectionResponse(ResponseModel):
+    ok: bool = True
+    collection: CollectionDetail
+
+
+class CollectionsResponse(ResponseModel):
+    ok: bool = True
+    collections: list[Collection]
+
+
+class Component(ResponseModel):
+    raw: float = Field(
+        description="The component's value, in [0,1] (sem may be below 0).",
+    )
+    weighted: float = Field(
+        description="raw x its weight: the components' sum is the score.",
+    )
+
+
+class ContractRow(ResponseModel):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    score: float = Field(
+        description="w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig",
+    )
+    cos_dist: float | None = Field(
+        description="Cosine distance in the first query space.",
+    )
+    l2_dist: float | None = Field(
+        description="Euclidean distance in the first query space.",
+    )
+    scale: float = Field(
+        description="volume × confidence",
+    )
+    days_old: float
+    created_at: str
+
+
+class Deleted(ResponseModel):
+    ok: bool = True
+    deleted: str
+
+
+class DeletedCollection(ResponseModel):
+    ok: bool = True
+    deleted: str
+    deleted_chunks: int
+
+
+class DeletedDocument(ResponseModel):
+    ok: bool = True
+    doc_id: str
+    deleted_chunks: int
+
+
+class DocumentIn(RequestModel):
+    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file."""
+
+    collection: str = Field(
+        default="default",
+        description="The collection to store the document in.",
+    )
+    doc_id: str = Field(
+        description="Unique within the collection: 1..512 characters, no control characters, no "
+        "surrounding spaces (any other Unicode, '/' included).",
+    )
+    src: str = Field(
+        default="",
+        description="Source URL or file path.",
+    )
+    title: str = ""
+    category: str | None = None
+    tags: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    chunks: list[ChunkIn] | None = None
+
+
+class DocumentInFields(TypedDict, total=False):
+    """DocumentIn as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_id: str
+    src: str
+    title: str
+    category: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    chunks: list[ChunkIn | ChunkInFields]
+
+
+class StoredChunk(ResponseModel):
+    chunk_id: str
+    ordinal: int
+    chunk: str
+    created_at: str
+    volume: float
+    confidence: float
+    scale: float
+    signal: float
+    signal_pinned: bool
+    model: str
+    tags: list[str]
+    metadata: dict[str, Any]
+    spaces: list[str]
+    embeddings: dict[str, list[float]] | None = None
+
+
+class DocumentResponse(ResponseModel):
+    ok: bool = True
+    collection: str
+    doc_id: str
+    src: str
+    title: str
+    category: str | None
+    metadata: dict[str, Any]
+    tags: list[str]
+    created_at: str
+    updated_at: str
+    chunks: list[StoredChunk]
+
+
+class Dropped(ResponseModel):
+    ok: bool = True
+    dropped: str
+
+
+class ErrorBody(ResponseModel):
+    """Every error: ``error`` says what is wrong; some errors add fields (``field``,
+    ``expected``, ``actual``, ``valid_spaces``, ``chunk``, ...).
+    """
+
+    error: str = Field(
+        description="What is wrong: the field and the rule, or the failure.",
+    )
+
+
+class ExampleQuery(ResponseModel):
+    text: str
+    embedding: list[float]
+
+
+class ExamplesResponse(ResponseModel):
+    ok: bool = True
+    space: str
+    is_default_space: bool
+    embedder: str | None = Field(
+        description="The model that embeds query text on the server (typed questions get "
+        "vectors), or null: query text is then searched by keywords only.",
+    )
+    queries: list[ExampleQuery]
+    recency_functions: list[str] = Field(
+        description="The decay functions recency.function takes (the page's choices).",
+    )
+
+
+class Recency(RequestModel):
+    """How recency decays with age. Every function is 1 for a chunk created now."""
+
+    function: Literal["inverse", "exponential", "gaussian", "linear"] = Field(
+        default="inverse",
+        description="inverse: 1/(1+days/scale_days) (scale 1 by default); exponential: "
+        "0.5^(days/half_life_days); gaussian: 0.5^((days/scale_days)^2); linear: "
+        "max(0, 1 - days/(2*scale_days)).",
+    )
+    half_life_days: float | None = Field(
+        default=None,
+        description="For exponential (1e-6 .. 1e9 days).",
+    )
+    scale_days: float | None = Field(
+        default=None,
+        description="Age in days at which recency is 0.5 (gaussian, linear; 1e-6 .. 1e9).",
+    )
+
+
+class RecencyFields(TypedDict, total=False):
+    """Recency as keyword arguments (the model checks the required ones)."""
+
+    function: Literal["inverse", "exponential", "gaussian", "linear"]
+    half_life_days: float | None
+    scale_days: float | None
+
+
+class ExplainRequest(RequestModel):
+    """Body of ``POST /api/rag/explain``: a search body plus the chunk to explain."""
+
+    collection: str = Field(
+        default="default",
+        description="The collection to search (POST /api/rag/collections).",
+    )
+    doc_ids: list[str] | None = Field(
+        default=None,
+        description="Only chunks of these documents.",
+    )
+    src_prefix: str | None = Field(
+        default=None,
+        description="Only chunks whose src starts with this.",
+    )
+    tags_any: list[str] | None = Field(
+        default=None,
+        description="Only chunks with at least one of these tags.",
+    )
+    tags_all: list[str] | None = Field(
+        default=None,
+        description="Only chunks with every one of these tags.",
+    )
+    created_after: datetime | None = Field(
+        default=None,
+        description="created_at >= this.",
+    )
+    created_before: datetime | None = Field(
+        default=None,
+        description="created_at < this.",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description="A condition on metadata (the chunk's over its document's): {\"year\": "
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
+        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
+        "objects.",
+    )
+    embedding: list[float] | str | None = Field(
+        default=None,
+        description="Query vector in the default space (RAG_DEFAULT_SPACE).",
+    )
+    embeddings: dict[str, list[float] | str] | None = Field(
+        default=None,
+        description="Query vectors by space name, instead of or beside embedding.",
+    )
+    query: str | None = Field(
+        default=None,
+        description="Query text, scored by keywords (BM25, w_lex); embedded in the default "
+        "space when no vector is given and the server has an embedder.",
+    )
+    k: int | None = Field(
+        default=None,
+        description="Rows, 1..50 (default 5; with profile auto, the class's suggestion).",
+    )
+    offset: int = Field(
+        default=0,
+        description="Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).",
+    )
+    w_cos: float | None = Field(
+        default=None,
+        description="Semantic weight; default max(0, 1 - (w_rec + w_sig)).",
+    )
+    w_lex: float | None = Field(
+        default=None,
+        description="Keyword (BM25) weight; needs query text.",
+    )
+    hybrid_vector_weight: float | None = Field(
+        default=None,
+        description="Share of the relevance weight given to vectors when w_lex is not set (0 = "
+        "keywords only, 1 = vectors only); default RAG_HYBRID_VECTOR_WEIGHT.",
+    )
+    w_rec: float | None = Field(
+        default=None,
+        description="Recency weight in [0,1].",
+    )
+    w_sig: float | None = Field(
+        default=None,
+        description="Signal weight in [0,1].",
+    )
+    space_weights: dict[str, float] | None = Field(
+        default=None,
+        description="Weight per query space; normalised; equal when omitted.",
+    )
+    recency: Recency | None = None
+    fusion: Literal["weighted", "rrf"] = Field(
+        default="weighted",
+        description="weighted: the weighted sum of the components (default); rrf: weighted "
+        "reciprocal rank fusion of each component's ranking (sum of w / (rrf_k + "
+        "rank)).",
+    )
+    rrf_k: int | None = Field(
+        default=None,
+        description="fusion rrf: the rank offset (default 60).",
+    )
+    min_score: float | None = Field(
+        default=None,
+        description="Drop rows scoring less.",
+    )
+    as_of: datetime | None = Field(
+        default=None,
+        description="Measure ages from this instant instead of now.",
+    )
+    exact: bool = Field(
+        default=False,
+        description="Score every chunk that passes the filters (the full scan) instead of the "
+        "threshold algorithm, whose semantic part trusts the HNSW index.",
+    )
+    profile: str | None = Field(
+        default=None,
+        description="A weight profile (GET /api/rag/profiles), auto or custom.",
+    )
+    query_type: str | None = Field(
+        default=None,
+        description="Alias of profile; 'custom' takes the space weights from 'weights'.",
+    )
+    weights: list[float] | None = Field(
+        default=None,
+        description="query_type custom: one weight per registered space, in registry order.",
+    )
+    active_spaces: list[str] | None = Field(
+        default=None,
+        description="The spaces to search; default every space with a vector.",
+    )
+    min_similarity: float | None = Field(
+        default=None,
+        description="Drop chunks whose semantic part (sem) is lower (0..1).",
+    )
+    max_per_source: int | None = Field(
+        default=None,
+        description="At most this many rows per src (doc_id when src is empty); 0 = no limit; "
+        "default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.",
+    )
+    diversity_factor: float | None = Field(
+        default=None,
+        description="Maximal marginal relevance re-ranking with the default space's vectors: 0 "
+        "= off (default), 1 = only novelty counts after the first row.",
+    )
+    explain: bool = Field(
+        default=False,
+        description="Add each row's components and the query's weights_applied.",
+    )
+    include_per_space_scores: bool | None = Field(
+        default=None,
+        description="Cosine similarity per space (default: explain).",
+    )
+    goal: str | None = Field(
+        default=None,
+        description="A stored goal (PUT /api/rag/goals/{name}).",
+    )
+    include_purpose_alignment: bool = Field(
+        default=False,
+        description="Add each row's cosine to the goal.",
+    )
+    chunk_id: str = Field(
+        description="The chunk to explain.",
+    )
+
+
+class ExplainRequestFields(TypedDict, total=False):
+    """ExplainRequest as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_ids: list[str] | None
+    src_prefix: str | None
+    tags_any: list[str] | None
+    tags_all: list[str] | None
+    created_after: datetime | str | None
+    created_before: datetime | str | None
+    filter: dict[str, Any] | None
+    embedding: list[float] | str | None
+    embeddings: dict[str, list[float] | str] | None
+    query: str | None
+    k: int | None
+    offset: int
+    w_cos: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    w_rec: float | None
+    w_sig: float | None
+    space_weights: dict[str, float] | None
+    recency: Recency | RecencyFields | None
+    fusion: Literal["weighted", "rrf"]
+    rrf_k: int | None
+    min_score: float | None
+    as_of: datetime | str | None
+    exact: bool
+    profile: str | None
+    query_type: str | None
+    weights: list[float] | None
+    active_spaces: list[str] | None
+    min_similarity: float | None
+    max_per_source: int | None
+    diversity_factor: float | None
+    explain: bool
+    include_per_space_scores: bool | None
+    goal: str | None
+    include_purpose_alignment: bool
+    chunk_id: str
+
+
+class SpaceContribution(ResponseModel):
+    space_name: str
+    space_index: int | None
+    weighted_contribution: float
+
+
+class ExplainResponse(ResponseModel):
+    ok: bool = True
+    chunk_id: str
+    rank: int | None = Field(
+        description="1 = best; null when the chunk is not eligible.",
+    )
+    score: float
+    kth_score: float | None
+    k: int
+    components: dict[str, Component]
+    top_contributing_spaces: list[SpaceContribution]
+    ranks: dict[str, int] | None = None
+    per_space_scores: dict[str, float | None]
+    stage: str = Field(
+        description="included, filter, no_keyword_match, min_similarity, min_score, "
+        "max_per_source or outscored.",
+    )
+    position: int | None = None
+    failed_filters: list[str] | None = None
+    failed_conditions: list[str] | None = None
+    lex: float | None = None
+    min_similarity: float | None = None
+    sem: float | None = None
+    min_score: float | None = None
+    short_by: float | None = None
+    source: str | None = None
+    rows_of_source: int | None = None
+    results: list[ContractRow]
+    weights_applied: AppliedWeights
+
+
+class GoalIn(RequestModel):
+    """Body of ``PUT /api/rag/goals/{name}``: the goal's vectors, by space."""
+
+    embedding: list[float] | str | None = Field(
+        default=None,
+        description="In the default space.",
+    )
+    embeddings: dict[str, list[float] | str] | None = None
+    description: str = ""
+
+
+class GoalInFields(TypedDict, total=False):
+    """GoalIn as keyword arguments (the model checks the required ones)."""
+
+    embedding: list[float] | str | None
+    embeddings: dict[str, list[float] | str]
+    description: str
+
+
+class GoalResponse(ResponseModel):
+    ok: bool = True
+    name: str
+    description: str
+    spaces: list[str]
+    updated_at: str
+    embeddings: dict[str, list[float]] | None = None
+
+
+class GoalSummary(ResponseModel):
+    name: str
+    spaces: list[str]
+    description: str
+    updated_at: str
+
+
+class GoalsResponse(ResponseModel):
+    ok: bool = True
+    goals: list[GoalSummary]
+
+
+class Health(ResponseModel):
+    ok: bool = True
+
+
+class IngestResponse(ResponseModel):
+    ok: bool = True
+    doc_id: str
+    chunks: int
+    replaced_chunks: int
+    vectors: dict[str, int] = Field(
+        description="Vectors stored per space.",
+    )
+
+
+class ProfileIn(RequestModel):
+    """Body of ``PUT /api/rag/profiles/{name}``: the whole new version."""
+
+    description: str = ""
+    w_cos: float | None = None
+    w_rec: float | None = None
+    w_sig: float | None = None
+    w_lex: float | None = None
+    hybrid_vector_weight: float | None = Field(
+        default=None,
+        description="Vector share of relevance for queries with text (0..1).",
+    )
+    space_weights: dict[str, float] | None = Field(
+        default=None,
+        description="Weight per space name, each in [0,1].",
+    )
+    recency: Recency | None = None
+
+
+class ProfileInFields(TypedDict, total=False):
+    """ProfileIn as keyword arguments (the model checks the required ones)."""
+
+    description: str
+    w_cos: float | None
+    w_rec: float | None
+    w_sig: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    space_weights: dict[str, float]
+    recency: Recency | RecencyFields | None
+
+
+class ProfileOut(ResponseModel):
+    name: str
+    version: int
+    builtin: bool
+    description: str
+    w_cos: float | None
+    w_rec: float | None
+    w_sig: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    space_weights: dict[str, float]
+    recency: Recency | None
+    updated_at: str | None
+
+
+class ProfileResponse(ResponseModel):
+    ok: bool = True
+    profile: ProfileOut
+
+
+class ProfileUsed(ResponseModel):
+    name: str
+    version: int
+
+
+class ProfileVersions(ResponseModel):
+    ok: bool = True
+    name: str
+    versions: list[ProfileOut]
+
+
+class ProfilesResponse(ResponseModel):
+    ok: bool = True
+    profiles: list[ProfileOut]
+
+
+class PurposeRow(ResponseModel):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    alignment: float
+    created_at: str
+
+
+class PurposeSearchRequest(RequestModel):
+    """Body of ``POST /api/rag/search/purpose``: a goal's name or a purpose vector."""
+
+    collection: str = Field(
+        default="default",
+        description="The collection to search (POST /api/rag/collections).",
+    )
+    doc_ids: list[str] | None = Field(
+        default=None,
+        description="Only chunks of these documents.",
+    )
+    src_prefix: str | None = Field(
+        default=None,
+        description="Only chunks whose src starts with this.",
+    )
+    tags_any: list[str] | None = Field(
+        default=None,
+        description="Only chunks with at least one of these tags.",
+    )
+    tags_all: list[str] | None = Field(
+        default=None,
+        description="Only chunks with every one of these tags.",
+    )
+    created_after: datetime | None = Field(
+        default=None,
+        description="created_at >= this.",
+    )
+    created_before: datetime | None = Field(
+        default=None,
+        description="created_at < this.",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description="A condition on metadata (the chunk's over its document's): {\"year\": "
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
+        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
+        "objects.",
+    )
+    goal: str | None = Field(
+        default=None,
+        description="A stored goal.",
+    )
+    purpose_vector: list[float] | str | None = Field(
+        default=None,
+        description="Or a vector.",
+    )
+    space: str | None = Field(
+        default=None,
+        description="The space to rank in; default: the goal's (or default).",
+    )
+    top_k: int = 10
+    min_alignment: float | None = None
+
+
+class PurposeSearchRequestFields(TypedDict, total=False):
+    """PurposeSearchRequest as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_ids: list[str] | None
+    src_prefix: str | None
+    tags_any: list[str] | None
+    tags_all: list[str] | None
+    created_after: datetime | str | None
+    created_before: datetime | str | None
+    filter: dict[str, Any] | None
+    goal: str | None
+    purpose_vector: list[float] | str | None
+    space: str | None
+    top_k: int
+    min_alignment: float | None
+
+
+class SpaceSearchMetadata(ResponseModel):
+    strategy: str
+    exact: bool
+    collection: str
+    search_time_ms: float
+    sql_time_ms: float
+
+
+class PurposeSearchResponse(ResponseModel):
+    ok: bool = True
+    goal: str | None
+    space: str
+    top_k: int
+    results: list[PurposeRow]
+    query_metadata: SpaceSearchMetadata
+
+
+class QueryMetadata(ResponseModel):
+    strategy: str = Field(
+        description="How the top-k was found: threshold, scan or rrf.",
+    )
+    strategy_reason: str | None = Field(
+        description="Why that strategy.",
+    )
+    exact: bool = Field(
+        description="True only when the rows are guaranteed equal to the full scan's.",
+    )
+    approximate_streams: list[str] = Field(
+        description="The spaces whose HNSW order the result relied on (empty when exact).",
+    )
+    fell_back_to_scan: bool = Field(
+        description="The threshold bound did not close within its budget, so it scanned.",
+    )
+    candidates_scanned: int
+    keyword_matches: int | None
+    search_time_ms: float
+    sql_time_ms: float
+    timings_ms: dict[str, float] = Field(
+        description="Time per phase inside the database.",
+    )
+    collection: str
+    fusion: str
+    spaces_searched: list[str]
+    space_weights: dict[str, float]
+    profile_used: ProfileUsed
+    weights_applied: AppliedWeights
+    offset: int
+    max_per_source: int
+    diversity_factor: float
+    low_confidence_retry: bool
+
+
+class Readiness(ResponseModel):
+    ok: bool
+    revision: str | None = None
+    degraded: list[str] | None = None
+    error: str | None = None
+    databases: list[dict[str, Any]] | None = None
+
+
+class SearchRequest(RequestModel):
+    """Body of ``POST /api/rag/search``: a vector (embedding or embeddings), or query text,
+    or both.
+    """
+
+    collection: str = Field(
+        default="default",
+        description="The collection to search (POST /api/rag/collections).",
+    )
+    doc_ids: list[str] | None = Field(
+        default=None,
+        description="Only chunks of these documents.",
+    )
+    src_prefix: str | None = Field(
+        default=None,
+        description="Only chunks whose src starts with this.",
+    )
+    tags_any: list[str] | None = Field(
+        default=None,
+        description="Only chunks with at least one of these tags.",
+    )
+    tags_all: list[str] | None = Field(
+        default=None,
+        description="Only chunks with every one of these tags.",
+    )
+    created_after: datetime | None = Field(
+        default=None,
+        description="created_at >= this.",
+    )
+    created_before: datetime | None = Field(
+        default=None,
+        description="created_at < this.",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description="A condition on metadata (the chunk's over its document's): {\"year\": "
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
+        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
+        "objects.",
+    )
+    embedding: list[float] | str | None = Field(
+        default=None,
+        description="Query vector in the default space (RAG_DEFAULT_SPACE).",
+    )
+    embeddings: dict[str, list[float] | str] | None = Field(
+        default=None,
+        description="Query vectors by space name, instead of or beside embedding.",
+    )
+    query: str | None = Field(
+        default=None,
+        description="Query text, scored by keywords (BM25, w_lex); embedded in the default "
+        "space when no vector is given and the server has an embedder.",
+    )
+    k: int | None = Field(
+        default=None,
+        description="Rows, 1..50 (default 5; with profile auto, the class's suggestion).",
+    )
+    offset: int = Field(
+        default=0,
+        description="Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).",
+    )
+    w_cos: float | None = Field(
+        default=None,
+        description="Semantic weight; default max(0, 1 - (w_rec + w_sig)).",
+    )
+    w_lex: float | None = Field(
+        default=None,
+        description="Keyword (BM25) weight; needs query text.",
+    )
+    hybrid_vector_weight: float | None = Field(
+        default=None,
+        description="Share of the relevance weight given to vectors when w_lex is not set (0 = "
+        "keywords only, 1 = vectors only); default RAG_HYBRID_VECTOR_WEIGHT.",
+    )
+    w_rec: float | None = Field(
+        default=None,
+        description="Recency weight in [0,1].",
+    )
+    w_sig: float | None = Field(
+        default=None,
+        description="Signal weight in [0,1].",
+    )
+    space_weights: dict[str, float] | None = Field(
+        default=None,
+        description="Weight per query space; normalised; equal when omitted.",
+    )
+    recency: Recency | None = None
+    fusion: Literal["weighted", "rrf"] = Field(
+        default="weighted",
+        description="weighted: the weighted sum of the components (default); rrf: weighted "
+        "reciprocal rank fusion of each component's ranking (sum of w / (rrf_k + "
+        "rank)).",
+    )
+    rrf_k: int | None = Field(
+        default=None,
+        description="fusion rrf: the rank offset (default 60).",
+    )
+    min_score: float | None = Field(
+        default=None,
+        description="Drop rows scoring less.",
+    )
+    as_of: datetime | None = Field(
+        default=None,
+        description="Measure ages from this instant instead of now.",
+    )
+    exact: bool = Field(
+        default=False,
+        description="Score every chunk that passes the filters (the full scan) instead of the "
+        "threshold algorithm, whose semantic part trusts the HNSW index.",
+    )
+    profile: str | None = Field(
+        default=None,
+        description="A weight profile (GET /api/rag/profiles), auto or custom.",
+    )
+    query_type: str | None = Field(
+        default=None,
+        description="Alias of profile; 'custom' takes the space weights from 'weights'.",
+    )
+    weights: list[float] | None = Field(
+        default=None,
+        description="query_type custom: one weight per registered space, in registry order.",
+    )
+    active_spaces: list[str] | None = Field(
+        default=None,
+        description="The spaces to search; default every space with a vector.",
+    )
+    min_similarity: float | None = Field(
+        default=None,
+        description="Drop chunks whose semantic part (sem) is lower (0..1).",
+    )
+    max_per_source: int | None = Field(
+        default=None,
+        description="At most this many rows per src (doc_id when src is empty); 0 = no limit; "
+        "default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.",
+    )
+    diversity_factor: float | None = Field(
+        default=None,
+        description="Maximal marginal relevance re-ranking with the default space's vectors: 0 "
+        "= off (default), 1 = only novelty counts after the first row.",
+    )
+    explain: bool = Field(
+        default=False,
+        description="Add each row's components and the query's weights_applied.",
+    )
+    include_per_space_scores: bool | None = Field(
+        default=None,
+        description="Cosine similarity per space (default: explain).",
+    )
+    goal: str | None = Field(
+        default=None,
+        description="A stored goal (PUT /api/rag/goals/{name}).",
+    )
+    include_purpose_alignment: bool = Field(
+        default=False,
+        description="Add each row's cosine to the goal.",
+    )
+
+
+class SearchRequestFields(TypedDict, total=False):
+    """SearchRequest as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_ids: list[str] | None
+    src_prefix: str | None
+    tags_any: list[str] | None
+    tags_all: list[str] | None
+    created_after: datetime | str | None
+    created_before: datetime | str | None
+    filter: dict[str, Any] | None
+    embedding: list[float] | str | None
+    embeddings: dict[str, list[float] | str] | None
+    query: str | None
+    k: int | None
+    offset: int
+    w_cos: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    w_rec: float | None
+    w_sig: float | None
+    space_weights: dict[str, float] | None
+    recency: Recency | RecencyFields | None
+    fusion: Literal["weighted", "rrf"]
+    rrf_k: int | None
+    min_score: float | None
+    as_of: datetime | str | None
+    exact: bool
+    profile: str | None
+    query_type: str | None
+    weights: list[float] | None
+    active_spaces: list[str] | None
+    min_similarity: float | None
+    max_per_source: int | None
+    diversity_factor: float | None
+    explain: bool
+    include_per_space_scores: bool | None
+    goal: str | None
+    include_purpose_alignment: bool
+
+
+class SearchRow(ResponseModel):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    score: float = Field(
+        description="w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig",
+    )
+    cos_dist: float | None = Field(
+        description="Cosine distance in the first query space.",
+    )
+    l2_dist: float | None = Field(
+        description="Euclidean distance in the first query space.",
+    )
+    scale: float = Field(
+        description="volume × confidence",
+    )
+    days_old: float
+    created_at: str
+    lex: float | None = Field(
+        default=None,
+        description="Keyword relevance (queries with text).",
+    )
+    components: dict[str, Component] | None = Field(
+        default=None,
+        description="explain: sem, lex (with text), rec, sig.",
+    )
+    top_contributing_spaces: list[SpaceContribution] | None = None
+    ranks: dict[str, int] | None = Field(
+        default=None,
+        description="fusion rrf: the chunk's rank in each component's ranking.",
+    )
+    per_space_scores: dict[str, float | None] | None = None
+    purpose_alignment: float | None = None
+    purpose_space: str | None = None
+
+
+class SearchResponse(ResponseModel):
+    ok: bool = True
+    k: int
+    weights: Weights
+    rows: list[SearchRow]
+    query_metadata: QueryMetadata
+    classification: ClassificationOut | None = None
+
+
+class SignalState(ResponseModel):
+    chunk_id: str
+    volume: float
+    confidence: float
+    scale: float
+    signal: float
+    signal_pinned: bool
+
+
+class SignalUpdate(RequestModel):
+    chunk_id: str
+    volume: float | None = None
+    confidence: float | None = None
+    add_volume: float | None = None
+    signal: float | None = None
+
+
+class SignalUpdateFields(TypedDict, total=False):
+    """SignalUpdate as keyword arguments (the model checks the required ones)."""
+
+    chunk_id: str
+    volume: float | None
+    confidence: float | None
+    add_volume: float | None
+    signal: float | None
+
+
+class SignalsIn(RequestModel):
+    """Body of ``POST /api/rag/signals``."""
+
+    collection: str = Field(
+        default="default",
+        description="The chunks' collection.",
+    )
+    updates: list[SignalUpdate]
+
+
+class SignalsInFields(TypedDict, total=False):
+    """SignalsIn as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    updates: list[SignalUpdate | SignalUpdateFields]
+
+
+class SignalsResponse(ResponseModel):
+    ok: bool = True
+    collection: str
+    updated: int
+    chunks: list[SignalState]
+
+
+class SpaceIndex(ResponseModel):
+    m: int = Field(
+        description="HNSW m: the links each vector keeps",
+    )
+    ef_construction: int = Field(
+        description="HNSW ef_construction the graphs of this space are built with "
+        "(RAG_HNSW_EF_CONSTRUCTION when the space was registered)",
+    )
+
+
+class Space(ResponseModel):
+    name: str
+    dims: int
+    model: str
+    description: str
+    created_at: str
+    index: SpaceIndex
+
+
+class SpaceCount(ResponseModel):
+    name: str
+    dims: int
+    model: str
+    description: str
+    vectors: int
+
+
+class SpaceCreated(ResponseModel):
+    ok: bool = True
+    space: Space
+
+
+class SpaceIn(RequestModel):
+    """Body of ``POST /api/rag/spaces``."""
+
+    name: str = Field(
+        description="Lower-case letters, digits and _, starting with a letter (max 63).",
+    )
+    dims: int = Field(
+        description="1..4000 (HNSW over halfvec).",
+    )
+    model: str = ""
+    description: str = ""
+
+
+class SpaceInFields(TypedDict, total=False):
+    """SpaceIn as keyword arguments (the model checks the required ones)."""
+
+    name: str
+    dims: int
+    model: str
+    description: str
+
+
+class SpaceRow(ResponseModel):
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    similarity: float
+    created_at: str
+
+
+class SpaceSearchRequest(RequestModel):
+    """Body of ``POST /api/rag/search/space/{space}``."""
+
+    collection: str = Field(
+        default="default",
+        description="The collection to search (POST /api/rag/collections).",
+    )
+    doc_ids: list[str] | None = Field(
+        default=None,
+        description="Only chunks of these documents.",
+    )
+    src_prefix: str | None = Field(
+        default=None,
+        description="Only chunks whose src starts with this.",
+    )
+    tags_any: list[str] | None = Field(
+        default=None,
+        description="Only chunks with at least one of these tags.",
+    )
+    tags_all: list[str] | None = Field(
+        default=None,
+        description="Only chunks with every one of these tags.",
+    )
+    created_after: datetime | None = Field(
+        default=None,
+        description="created_at >= this.",
+    )
+    created_before: datetime | None = Field(
+        default=None,
+        description="created_at < this.",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description="A condition on metadata (the chunk's over its document's): {\"year\": "
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
+        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
+        "objects.",
+    )
+    query_embedding: list[float] | str = Field(
+        description="Query vector of the space's model.",
+    )
+    top_k: int = Field(
+        default=10,
+        description="Rows, 1..50.",
+    )
+    min_similarity: float | None = Field(
+        default=None,
+        description="Drop results whose cosine similarity is lower (0..1).",
+    )
+    exact: bool = Field(
+        default=False,
+        description="Exact scan, not HNSW.",
+    )
+
+
+class SpaceSearchRequestFields(TypedDict, total=False):
+    """SpaceSearchRequest as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_ids: list[str] | None
+    src_prefix: str | None
+    tags_any: list[str] | None
+    tags_all: list[str] | None
+    created_after: datetime | str | None
+    created_before: datetime | str | None
+    filter: dict[str, Any] | None
+    query_embedding: list[float] | str
+    top_k: int
+    min_similarity: float | None
+    exact: bool
+
+
+class SpaceSearchResponse(ResponseModel):
+    ok: bool = True
+    space: str
+    top_k: int
+    results: list[SpaceRow]
+    query_metadata: SpaceSearchMetadata
+
+
+class SpacesResponse(ResponseModel):
+    ok: bool = True
+    spaces: list[Space]
+
+
+class StatsResponse(ResponseModel):
+    ok: bool = True
+    collection: str
+    documents: int
+    chunks: int
+    spaces: list[SpaceCount]
