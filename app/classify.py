@@ -72,13 +72,17 @@ RULES: tuple[Rule, ...] = (
     _rule("lookup", 0.9, "a backticked name", r"`[^`]+`"),
     _cased("lookup", 0.9, "'what is X' with X an identifier",
            r"(?i:\bwhat\s+(?:is|are|does)\s+)" + IDENTIFIER),
-    _rule("lookup", 0.8, "a short quoted name", r"[\"'“‘][^\"'”’\s]+(?:\s[^\"'”’\s]+){0,2}[\"'”’]"),
+    # A name starts with a letter or digit: '=' or '' in a statement are not names.
+    _rule("lookup", 0.8, "a short quoted name",
+          r"[\"'“‘]\w[^\"'”’\s]*(?:\s[^\"'”’\s]+){0,2}[\"'”’]"),
     # Humps: a capital followed by lower case, after a first part ("getUser",
     # "VectorStore", "XMLHttpRequest"); "mRNA", "iPSC" or "PrP" are names, not identifiers.
     _cased("lookup", 0.8, "a camelCase or PascalCase identifier",
            r"\b" + HUMPS + r"\b"),
     _rule("lookup", 0.8, "a snake_case identifier", r"\b[a-z0-9]+_[a-z0-9_]+\b"),
     _rule("lookup", 0.7, "a dotted name", r"\b[a-z_]\w*\.[a-z_]\w*(?:\.\w+)*\b"),
+    _cased("code", 0.85, "an SQL statement",
+           r"\b(?:SELECT|INSERT|UPDATE|DELETE)\b[\s\S]*\b(?:FROM|INTO|SET|WHERE)\b"),
     _rule("code", 0.8, "asks for code",
           r"\b(implement\w*|example of|examples? (?:for|using|with)|code (?:for|to|that)|"
           r"snippet|how (?:do i|to) (?:write|code|use|call))\b"),

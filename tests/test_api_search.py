@@ -11,7 +11,7 @@ from helpers import AS_OF, assert_exact_topk, brute_force, random_corpus
 
 DIMS = 384
 ROW_FIELDS = {
-    "chunk_id", "doc_id", "src", "chunk", "model", "score", "cos_dist", "l2_dist", "scale",
+    "chunk_id", "doc_id", "src", "title", "chunk", "model", "score", "cos_dist", "l2_dist", "scale",
     "days_old", "created_at",
 }  # fmt: skip
 
@@ -208,6 +208,18 @@ def test_contract_errors_are_exact(client, corpus, body, expected):
         ({"recency": {"function": "cubic"}}, "recency.function"),
         ({"recency": {"function": "exponential"}}, "half_life_days is required"),
         ({"recency": {"function": "gaussian", "scale_days": 0}}, "recency.scale_days"),
+        (
+            {"recency": {"function": "exponential", "half_life_days": 0}},
+            "recency.half_life_days must be a number of days in 1e-6..1e9",
+        ),
+        (
+            {"recency": {"function": "cubic"}},
+            "recency.function must be inverse, exponential, gaussian or linear",
+        ),
+        (
+            {"recency": 7},
+            "recency must be an object with function and half_life_days or scale_days",
+        ),
         ({"rows": 5}, "unknown field 'rows'"),
     ],
 )

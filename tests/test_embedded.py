@@ -92,3 +92,27 @@ def test_migrate_command_on_an_empty_database(pg):
             ]
     finally:
         pg.drop_database(url)
+
+
+def test_make_demo_prints_its_log_and_nothing_else(tmp_path):
+    """`make demo` as a user runs it (the local query embedder, log level info, no
+    XDG_RUNTIME_DIR as in a container): the output is log lines, not a library's warning
+    at start nor a progress bar per search."""
+    env = {
+        "RAG_DATA_DIR": str(tmp_path / "pgdata"),
+        "RAG_DEMO": "true",
+        "RAG_EMBEDDER": "local",
+        "RAG_LOG_LEVEL": "info",
+        "XDG_RUNTIME_DIR": "",
+    }
+    service = start_service(env)
+    try:
+        for question in ("parse json text", "read a csv file"):
+            answer = httpx.post(service.base_url + "/api/rag/search", json={"query": question})
+            assert answer.status_code == 200
+    finally:
+        service.stop()
+    output = service.log()
+    assert "POST /api/rag/search" in output  # the access log is there
+    for noise in ("Warning", "Batches", "Loading weights", "it/s]"):
+        assert noise not in output, output

@@ -93,6 +93,8 @@ def test_request_share_beats_profile_share_beats_settings():
         ("parse_config", "lookup", "a snake_case identifier"),
         ("What is parse_config", "lookup", "'what is X' with X an identifier"),
         ('the "retry budget" setting', "lookup", "a short quoted name"),
+        ("what does '=' mean in a filter", "general", "no rule matched"),
+        ("SELECT * FROM rag.chunks WHERE 1=1 OR ''='", "code", "an SQL statement"),
         ("os.path.join", "lookup", "a dotted name"),
         ("how does the connection pool work", "concept", "'how does X work'"),
         ("why are vectors normalised", "concept", "a why question"),

@@ -10,6 +10,7 @@ EXPECTED_PATHS = {
     "/api/rag/search", "/api/rag/documents", "/api/rag/documents/{doc_id}", "/api/rag/spaces",
     "/api/rag/spaces/{name}", "/api/rag/stats", "/api/rag/signals", "/api/rag/examples",
     "/api/rag/search/space/{space}", "/api/rag/search/purpose", "/api/rag/explain",
+    "/api/rag/search/defaults",
     "/api/rag/profiles", "/api/rag/profiles/{name}", "/api/rag/profiles/{name}/versions",
     "/api/rag/goals", "/api/rag/goals/{name}", "/api/rag/collections",
     "/api/rag/collections/{name}", "/healthz", "/readyz", "/metrics",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import httpx
 import numpy as np
 import pytest
 
@@ -132,6 +133,38 @@ def test_changing_the_default_profile_changes_the_defaults(client, twelve):
         assert body["query_metadata"]["profile_used"]["name"] == "default"
     finally:
         client.put("/api/rag/profiles/default", json={"w_rec": 0.1, "w_sig": 0.1})
+
+
+def test_search_defaults_are_the_settings_under_the_default_profile(client, twelve):
+    defaults = client.get("/api/rag/search/defaults").json()
+    assert defaults == {
+        "ok": True, "k": 5, "max_k": 50, "max_offset": 950, "max_per_source": 3,
+        "w_cos": None, "w_lex": None, "w_rec": 0.1, "w_sig": 0.1, "hybrid_vector_weight": 0.5,
+        "recency": {"function": "inverse", "scale_days": 1.0, "half_life_days": None},
+        "fusion": "weighted", "rrf_k": 60, "low_confidence_score": 0.25,
+    }  # fmt: skip
+    changed = {
+        "w_rec": 0.3, "w_sig": 0.2, "hybrid_vector_weight": 0.7,
+        "recency": {"function": "exponential", "half_life_days": 14},
+    }  # fmt: skip
+    try:
+        assert client.put("/api/rag/profiles/default", json=changed).status_code == 200
+        defaults = client.get("/api/rag/search/defaults").json()
+        used = search(client, embeddings=twelve["query"], k=1)["query_metadata"]
+    finally:
+        client.put("/api/rag/profiles/default", json={"w_rec": 0.1, "w_sig": 0.1})
+    assert (defaults["w_rec"], defaults["w_sig"]) == (0.3, 0.2)
+    assert defaults["hybrid_vector_weight"] == 0.7
+    assert defaults["recency"] == {
+        "function": "exponential", "half_life_days": 14.0, "scale_days": None
+    }  # fmt: skip
+    applied = used["weights_applied"]
+    assert (applied["w_rec"], applied["w_sig"]) == (defaults["w_rec"], defaults["w_sig"])
+
+
+def test_search_defaults_need_a_key(service):
+    answer = httpx.get(service.base_url + "/api/rag/search/defaults")
+    assert answer.status_code == 401
 
 
 @pytest.mark.parametrize("profile", list(BUILTIN_SPACE_WEIGHTS))

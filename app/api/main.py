@@ -22,6 +22,7 @@ from app.api.params import PARAMETER_RULES
 from app.api.responses import ORJSONResponse
 from app.api.routes import (
     collections,
+    defaults,
     documents,
     examples,
     goals,
@@ -150,8 +151,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.open_access:
         app.add_middleware(LoopbackOnly)
     register_error_handlers(app)
-    routers = (search, documents, collections, spaces, signals, profiles, goals, examples, health,
-               metrics)  # fmt: skip
+    routers = (search, defaults, documents, collections, spaces, signals, profiles, goals,
+               examples, health, metrics)  # fmt: skip
     for module in routers:
         app.include_router(module.router)
     install_openapi(

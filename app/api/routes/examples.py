@@ -39,4 +39,5 @@ async def examples(
         "embedder": query_embedder_name(settings),
         "queries": demo_queries(),
         "recency_functions": list(RECENCY_FUNCTIONS),
+        "keys_required": not settings.open_access,
     }
