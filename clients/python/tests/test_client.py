@@ -160,6 +160,7 @@ def test_examples_health_readiness_metrics(client):
     examples = client.examples()
     assert examples.space == "minilm" and not examples.is_default_space  # 384 dims, not 6
     assert "inverse" in examples.recency_functions and examples.queries[0].text
+    assert client.search_defaults().max_k == 50
     assert 'route="/healthz",status="200"' in client.metrics()
 
 

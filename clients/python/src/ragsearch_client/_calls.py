@@ -17,6 +17,7 @@ API = "/api/rag"
 ROUTES = frozenset(
     {
         ("POST", f"{API}/search"),
+        ("GET", f"{API}/search/defaults"),
         ("POST", f"{API}/search/space/{{space}}"),
         ("POST", f"{API}/search/purpose"),
         ("POST", f"{API}/explain"),
@@ -171,6 +172,10 @@ def put_goal(name: str, request: models.GoalIn) -> Call[models.GoalResponse]:
 
 def delete_goal(name: str) -> Call[models.Deleted]:
     return Call("DELETE", f"{API}/goals/{path_segment(name)}", models.Deleted)
+
+
+def search_defaults() -> Call[models.SearchDefaults]:
+    return Call("GET", f"{API}/search/defaults", models.SearchDefaults)
 
 
 def examples() -> Call[models.ExamplesResponse]:

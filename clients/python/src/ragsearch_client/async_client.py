@@ -261,6 +261,10 @@ class AsyncClient:
 
     # ---- the rest ----------------------------------------------------------------------
 
+    async def search_defaults(self) -> models.SearchDefaults:
+        """What a search uses for the fields its request leaves out."""
+        return await self._run(_calls.search_defaults())
+
     async def examples(self) -> models.ExamplesResponse:
         return await self._run(_calls.examples())
 

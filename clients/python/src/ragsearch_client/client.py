@@ -265,6 +265,10 @@ class Client:
 
     # ---- the rest ----------------------------------------------------------------------
 
+    def search_defaults(self) -> models.SearchDefaults:
+        """What a search uses for the fields its request leaves out."""
+        return self._run(_calls.search_defaults())
+
     def examples(self) -> models.ExamplesResponse:
         return self._run(_calls.examples())
 

@@ -192,6 +192,9 @@ class ContractRow(ResponseModel):
     chunk_id: str
     doc_id: str
     src: str
+    title: str = Field(
+        description="The document's title ('' when it has none).",
+    )
     chunk: str
     model: str
     score: float = Field(
@@ -324,6 +327,10 @@ class ExamplesResponse(ResponseModel):
     queries: list[ExampleQuery]
     recency_functions: list[str] = Field(
         description="The decay functions recency.function takes (the page's choices).",
+    )
+    keys_required: bool = Field(
+        description="false: no key is configured, the service is open (on loopback only) and "
+        "checks no key a client sends.",
     )
 
 
@@ -856,6 +863,46 @@ class Readiness(ResponseModel):
     databases: list[dict[str, Any]] | None = None
 
 
+class SearchDefaults(ResponseModel):
+    """What a search uses for each field its request leaves out."""
+
+    ok: bool = True
+    k: int = Field(
+        description="Rows (RAG_DEFAULT_K); profile auto suggests its own.",
+    )
+    max_k: int = Field(
+        description="The largest k a request may ask for.",
+    )
+    max_offset: int = Field(
+        description="The largest offset a request may ask for.",
+    )
+    max_per_source: int = Field(
+        description="Rows per source (RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE; 0 = no limit).",
+    )
+    w_cos: float | None = Field(
+        description="Set by the default profile, or null: derived.",
+    )
+    w_lex: float | None = Field(
+        description="Set by the default profile, or null: derived.",
+    )
+    w_rec: float
+    w_sig: float
+    hybrid_vector_weight: float = Field(
+        description="The vectors' share of the relevance weight (0 keywords .. 1 vectors).",
+    )
+    recency: Recency = Field(
+        description="The decay, with its scale in days filled in.",
+    )
+    fusion: str
+    rrf_k: int = Field(
+        description="fusion rrf: the rank offset.",
+    )
+    low_confidence_score: float = Field(
+        description="A best row whose relevance, (w_cos·sem + w_lex·lex) / (w_cos + w_lex), is "
+        "under this answers the question poorly (RAG_LOW_CONFIDENCE_SCORE).",
+    )
+
+
 class SearchRequest(RequestModel):
     """Body of ``POST /api/rag/search``: a vector (embedding or embeddings), or query text,
     or both.
@@ -1059,6 +1106,9 @@ class SearchRow(ResponseModel):
     chunk_id: str
     doc_id: str
     src: str
+    title: str = Field(
+        description="The document's title ('' when it has none).",
+    )
     chunk: str
     model: str
     score: float = Field(
