@@ -8,6 +8,10 @@
   shared by all collections (spaces, profiles, goals, creating or deleting collections)
   needs a key from RAG_API_KEYS.
 
+``/metrics`` shows every collection's counts: it needs a key from ``RAG_API_KEYS`` or
+``RAG_METRICS_KEYS`` (keys that may read the metrics and nothing else), unless
+``RAG_METRICS_PUBLIC`` is set.
+
 A key used outside its scope gets 403; no key, or an unknown one, 401. With no key
 configured at all the service is open and binds to 127.0.0.1 only (see app.cli).
 """
@@ -98,3 +102,17 @@ def check_access(settings: Settings, authorization: str | None, needed: Scope) -
     if needed is Scope.WRITE and not access.write:
         raise Forbidden("this key may only read and search; writing needs a write key")
     return access
+
+
+def check_metrics_access(settings: Settings, authorization: str | None) -> None:
+    """Scraping /metrics: a key from RAG_API_KEYS or RAG_METRICS_KEYS (else 401 or 403)."""
+    if settings.metrics_public or settings.open_access:
+        return
+    token = _token(authorization)
+    if token is not None and _matches(token, [*settings.api_keys, *settings.metrics_keys]):
+        return
+    access_for(settings, authorization)  # 401 unless the key is one of the service's
+    raise Forbidden(
+        "the metrics count every collection's requests: they need a key from RAG_API_KEYS "
+        "or RAG_METRICS_KEYS"
+    )

@@ -104,11 +104,16 @@ def invalid_space(name: str, valid: list[str]) -> BadRequest:
 
 
 class GatewayTimeout(RagError):
-    """The database did not answer within RAG_STATEMENT_TIMEOUT_MS (retrying the same
-    request will not help)."""
+    """The database did not answer in time: a statement ran past RAG_STATEMENT_TIMEOUT_MS
+    (retrying the same request will not help), or the database did not answer at all
+    within the request's deadline."""
 
     status = 504
     kind = "timeout"
+
+
+# The 5xx kinds of the metrics by status, for answers that are not a RagError (/readyz).
+KIND_OF_STATUS = {Unavailable.status: Unavailable.kind, GatewayTimeout.status: GatewayTimeout.kind}
 
 
 class InternalError(RagError):
@@ -163,8 +168,9 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         return Conflict(message or "conflict", **_detail_fields(error))
     if isinstance(error, psycopg.errors.QueryCanceled):
         return GatewayTimeout(
-            "the database took longer than RAG_STATEMENT_TIMEOUT_MS to answer; narrow the "
-            "request (filters, k) or raise the limit"
+            "search_timeout",
+            message="the database took longer than RAG_STATEMENT_TIMEOUT_MS to answer; "
+            "narrow the request (filters, k) or raise the limit",
         )
     if isinstance(error, psycopg.errors.UniqueViolation):
         return Conflict("the request clashes with stored data (a name or id already taken)")

@@ -93,6 +93,7 @@ class Settings(BaseSettings):
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     collection_keys: dict[str, KeyGrant] = Field(default_factory=dict)
+    metrics_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- serving -------------------------------------------------------------------
     host: str = "127.0.0.1"
@@ -105,7 +106,7 @@ class Settings(BaseSettings):
     metrics_public: bool = False
     demo: bool = False
 
-    @field_validator("api_keys", "read_keys", "database_read_urls", mode="before")
+    @field_validator("api_keys", "read_keys", "metrics_keys", "database_read_urls", mode="before")
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import signal
 import socket
 import threading
-import time
 
 import httpx
 import psycopg
 import pytest
 
 from conftest import READ_KEY, WRITE_KEY, start_service, with_database
+from helpers import until
 
 DOC = {"doc_id": "acc-1", "chunks": [{"chunk": "hello", "embedding": [0.1] * 384}]}
 QUERY = {"embedding": [0.1] * 384, "k": 3}
@@ -109,7 +109,7 @@ def test_pool_exhausted_is_a_503_with_retry_after(own_db):
                 )
             )
             thread.start()
-            time.sleep(0.5)
+            until(lambda: _waits_for_a_lock(own_db), 10, "the re-ingest waits for the row lock")
             r = httpx.post(base + "/api/rag/search", json=QUERY, timeout=10)
             assert r.status_code == 503
             assert r.headers["retry-after"] == "1"
@@ -120,6 +120,25 @@ def test_pool_exhausted_is_a_503_with_retry_after(own_db):
         assert httpx.post(base + "/api/rag/search", json=QUERY).status_code == 200
     finally:
         service.stop()
+
+
+def _waits_for_a_lock(url: str) -> bool:
+    """A session of the database waits for a lock another holds (pg_stat_activity)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        ).fetchone()
+    return bool(row and row[0])
+
+
+def _accepts(base: str) -> bool:
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+    except OSError:
+        return False
+    return True
 
 
 def _non_loopback_address() -> str | None:
@@ -164,10 +183,10 @@ def test_sigterm_drains_in_flight_requests(own_db):
             )
         )
         thread.start()
-        time.sleep(0.5)
+        until(lambda: _waits_for_a_lock(own_db), 10, "the ingest waits for the row lock")
         assert service.process is not None
         service.process.terminate()  # SIGTERM while the ingest waits for the lock
-        time.sleep(0.5)
+        until(lambda: not _accepts(base), 10, "the service stops accepting connections")
         assert service.process.poll() is None  # still draining
         locker.rollback()
     thread.join(30)

@@ -20,6 +20,7 @@ import psutil
 import pytest
 
 from conftest import ServiceProcess, start_service
+from helpers import until
 
 DIMS = 16
 RECOVERY_LIMIT_S = 10.0
@@ -84,6 +85,9 @@ class Traffic:
         for thread in self.threads:
             thread.start()
 
+    def wait_for_writes(self, count: int) -> None:
+        until(lambda: len(self.acknowledged) >= count, 60, f"{count} writes acknowledged")
+
     def finish(self) -> None:
         self.stop.set()
         for thread in self.threads:
@@ -113,17 +117,17 @@ def test_a_killed_database_recovers_alone_and_loses_no_acknowledged_write(tmp_pa
     traffic = Traffic(service.base_url)
     try:
         traffic.start()
-        time.sleep(3)
+        traffic.wait_for_writes(20)
         killed_at = time.monotonic()
         os.kill(_postmaster_pid(data), signal.SIGKILL)
-        deadline = killed_at + 60
-        while time.monotonic() < deadline:
+
+        def answering_again() -> bool:
             after = [s for t, s, _ in traffic.statuses if t > killed_at]
-            if 503 in after and after[-3:] == [200, 200, 200]:
-                break
-            time.sleep(0.1)
+            return 503 in after and after[-3:] == [200, 200, 200]
+
+        until(answering_again, 60, "503s after the kill, then 200s again")
         recovered = next(t for t, s, _ in reversed(traffic.statuses) if s != 200)
-        time.sleep(2)
+        traffic.wait_for_writes(len(traffic.acknowledged) + 20)  # and writes go on
     finally:
         traffic.finish()
     recovery = recovered - killed_at
@@ -143,7 +147,7 @@ def test_sigterm_drains_and_every_acknowledged_write_survives_a_restart(tmp_path
     service = _embedded_service(data)
     traffic = Traffic(service.base_url)
     traffic.start(writers=3, searchers=1)
-    time.sleep(3)
+    traffic.wait_for_writes(20)
     assert service.stop() in CLEAN_EXIT
     traffic.finish()
     assert not _postmaster_running(data)  # the embedded server stopped with the service
@@ -192,21 +196,20 @@ def test_a_killed_bulk_load_leaves_no_orphan_a_repaired_index_and_resumes(tmp_pa
     path = tmp_path / "bulk.jsonl"
     total = _write_file(path, 6000)
     loader = _ingest(data, path)
-    deadline = time.monotonic() + 120
-    while http.get("/api/rag/stats?collection=bulk").json()["chunks"] < 900:
-        assert time.monotonic() < deadline and loader.poll() is None, "the load ended too soon"
-        time.sleep(0.05)
+
+    def loaded_900() -> bool:
+        assert loader.poll() is None, "the load ended too soon"
+        return bool(http.get("/api/rag/stats?collection=bulk").json()["chunks"] >= 900)
+
+    until(loaded_900, 120, "900 chunks loaded", pause=0.05)
     children = psutil.Process(loader.pid).children(recursive=True)
     loader.kill()
     loader.wait()
     _gone, alive = psutil.wait_procs(children, timeout=10)
     assert not alive, "the parsing process outlived the loader"
-    ready = {}
-    for _ in range(120):  # the service rebuilds the index the load dropped
-        ready = http.get("/readyz").json()
-        if not ready.get("degraded"):
-            break
-        time.sleep(0.5)
+    # the service rebuilds the index the load dropped
+    until(lambda: "degraded" not in http.get("/readyz").json(), 60, "the index rebuilt")
+    ready = http.get("/readyz").json()
     assert ready["ok"] is True and "degraded" not in ready, ready
     search = http.post("/api/rag/search", json={"embedding": _vector(1), "collection": "bulk"})
     assert search.status_code == 200 and search.json()["rows"]

@@ -12,15 +12,20 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import READ_KEY, WRITE_KEY, PgServer, ServiceProcess, service_on_own_database
+from helpers import until
 
 DIMS = 384
+METRICS_KEY = "test-metrics-key"
+TENANT_KEY = "test-tenant-key"
 VECTOR = [1.0] + [0.0] * (DIMS - 1)
 
 
 @pytest.fixture(scope="module")
 def observed(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
+    tenant = {TENANT_KEY: {"collections": ["default"]}}
     env = {"RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY, "RAG_LOG_LEVEL": "info",
-           "RAG_LOG_FORMAT": "json", "RAG_SLOW_SEARCH_MS": "0.001"}  # fmt: skip
+           "RAG_LOG_FORMAT": "json", "RAG_SLOW_SEARCH_MS": "0.001",
+           "RAG_METRICS_KEYS": METRICS_KEY, "RAG_COLLECTION_KEYS": json.dumps(tenant)}  # fmt: skip
     with service_on_own_database(pg, env) as service:
         yield service
 
@@ -61,9 +66,8 @@ def test_metrics_count_known_requests(observed):
                 http.post("/api/rag/search", json={"embedding": VECTOR, "k": 2}).status_code == 200
             )
         assert http.get("/api/rag/documents/absent").status_code == 404
-    assert httpx.get(f"{observed.base_url}/metrics").status_code == 401
-    with _client(observed, READ_KEY) as reader:
-        scrape = reader.get("/metrics")
+    with _client(observed, METRICS_KEY) as scraper:
+        scrape = scraper.get("/metrics")
     assert scrape.status_code == 200
     assert scrape.headers["content-type"].startswith("text/plain")
     samples = _samples(scrape.text)
@@ -97,17 +101,39 @@ def test_one_json_line_per_request_without_secrets_and_slow_searches_logged(obse
         r = http.post("/api/rag/search", json={"embedding": VECTOR, "k": 1},
                       headers={"X-Request-ID": "log-check-1"})  # fmt: skip
         assert r.status_code == 200
-    lines = _log_lines(observed)
-    mine = [line for line in lines if line.get("request_id") == "log-check-1"]
-    access = [line for line in mine if line["logger"] == "ragsearch.request"]
+
+    def mine() -> list[dict]:  # the lines are written once the answer has left
+        return [line for line in _log_lines(observed) if line.get("request_id") == "log-check-1"]
+
+    until(lambda: len(mine()) >= 2, 10, "the request's log lines")
+    access = [line for line in mine() if line["logger"] == "ragsearch.request"]
     assert len(access) == 1
     assert access[0]["route"] == "/api/rag/search" and access[0]["status"] == 200
     assert access[0]["strategy"] in ("scan", "threshold") and access[0]["duration_ms"] > 0
-    slow = [line for line in mine if line["logger"] == "ragsearch.slow_search"]
+    slow = [line for line in mine() if line["logger"] == "ragsearch.slow_search"]
     assert len(slow) == 1 and slow[0]["query_metadata"]["strategy"] == access[0]["strategy"]
     text = observed.log()
     assert WRITE_KEY not in text and READ_KEY not in text
     assert "0.0, 0.0, 0.0" not in text  # no vector
+
+
+@pytest.mark.parametrize(
+    ("key", "status"),
+    [(None, 401), ("wrong", 401), (READ_KEY, 403), (TENANT_KEY, 403), (WRITE_KEY, 200),
+     (METRICS_KEY, 200)],
+)  # fmt: skip
+def test_metrics_need_an_admin_or_a_metrics_key(observed, key, status):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    r = httpx.get(f"{observed.base_url}/metrics", headers=headers)
+    assert r.status_code == status, r.text
+    if status == 403:
+        assert "RAG_METRICS_KEYS" in r.json()["error"]
+
+
+def test_a_metrics_key_reads_nothing_else(observed):
+    with _client(observed, METRICS_KEY) as http:
+        assert http.post("/api/rag/search", json={"embedding": VECTOR}).status_code == 401
+        assert http.get("/api/rag/stats").status_code == 401
 
 
 def test_metrics_can_be_public(pg: PgServer, template_db: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -68,25 +68,26 @@ Send `Authorization: Bearer <key>` when keys are configured.
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Start every part in turn; each one's stop is registered before it starts, so a
+    failure at any step (a demo load, a warm-up) stops what had started, in reverse."""
     settings: Settings = app.state.settings
-    database = DatabaseSupervisor(settings, DatabaseRuntime(settings))
-    await database.start()
-    app.state.database = database
-    app.state.statistics = StatisticsKeeper(settings, database.connection)
-    replicas = ReplicaSet(settings)
-    await replicas.start()
-    app.state.replicas = replicas
-    app.state.metrics.watch_replicas(replicas)
-    if settings.demo:
-        async with database.connection() as conn:
-            await load_demo(conn, settings)
-    await warm_up(settings)  # ready means the first search does not wait for the model
-    try:
+    async with AsyncExitStack() as parts:
+        database = DatabaseSupervisor(settings, DatabaseRuntime(settings))
+        parts.push_async_callback(database.stop)
+        await database.start()
+        app.state.database = database
+        app.state.statistics = StatisticsKeeper(settings, database.connection)
+        parts.push_async_callback(app.state.statistics.stop)
+        replicas = ReplicaSet(settings)
+        parts.push_async_callback(replicas.stop)
+        await replicas.start()
+        app.state.replicas = replicas
+        app.state.metrics.watch_replicas(replicas)
+        if settings.demo:
+            async with database.connection() as conn:
+                await load_demo(conn, settings)
+        await warm_up(settings)  # ready means the first search does not wait for the model
         yield
-    finally:
-        await app.state.statistics.stop()
-        await replicas.stop()
-        await database.stop()
 
 
 def _error_response(error: RagError) -> ORJSONResponse:

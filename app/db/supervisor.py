@@ -23,6 +23,7 @@ from enum import Enum
 
 import psycopg
 from psycopg import AsyncConnection
+from psycopg.errors import QueryCanceled
 from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
 
 from app.db.locks import BULK, SERVICE
@@ -54,6 +55,7 @@ class DatabaseSupervisor:
         self.down_since: float | None = None
         self.last_error = ""
         self.outages = 0
+        self.alarms = 0  # failures requests reported (each wakes the watcher)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # old pools being closed
@@ -94,6 +96,7 @@ class DatabaseSupervisor:
 
     def notice_failure(self) -> None:
         """A request saw its connection fail: check the database now."""
+        self.alarms += 1
         self._wake.set()
 
     @asynccontextmanager
@@ -109,8 +112,8 @@ class DatabaseSupervisor:
             self.notice_failure()
             raise from_database_error(error) from error
         except psycopg.OperationalError as error:
-            if is_write_collision(error):  # the connection is fine
-                raise from_database_error(error) from error
+            if is_write_collision(error) or isinstance(error, QueryCanceled):
+                raise from_database_error(error) from error  # the connection is fine
             self.notice_failure()
             raise Unavailable(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()
@@ -150,8 +153,11 @@ class DatabaseSupervisor:
             ):
                 self._repair = asyncio.create_task(self._repair_indexes(), name="index-repair")
             checks += 1
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation
+            # that arrives as the wait ends, and stop() would then wait forever.
             with suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.db_check_interval)
+                async with asyncio.timeout(self.settings.db_check_interval):
+                    await self._wake.wait()
             self._wake.clear()
             if not await self._alive():
                 await self._recover()

@@ -14,6 +14,7 @@ from typing import Any
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.errors import KIND_OF_STATUS
 from app.observe.metrics import Metrics
 
 log = logging.getLogger("ragsearch.request")
@@ -75,7 +76,8 @@ class RequestObserver:
         if (chunks := state.get("ingested_chunks")) is not None:
             self.metrics.ingested.inc(chunks)
         if status >= 500:
-            self.metrics.errors.labels(state.get("error_kind", "internal")).inc()
+            kind = state.get("error_kind") or KIND_OF_STATUS.get(status, "internal")
+            self.metrics.errors.labels(kind).inc()
         fields = {"request_id": state["request_id"], "method": scope["method"], "route": route,
                   "status": status, "duration_ms": round(seconds * 1000, 3)}  # fmt: skip
         if search is not None:

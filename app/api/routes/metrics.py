@@ -7,7 +7,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.responses import Response
 
 from app.api.openapi import errors
-from app.auth import Scope, check_access
+from app.auth import check_metrics_access
 
 router = APIRouter(tags=["health"])
 
@@ -21,9 +21,8 @@ router = APIRouter(tags=["health"])
 )  # fmt: skip
 async def metrics(request: Request) -> Response:
     """Requests, latency by route and status, searches by strategy, pool use, errors.
-    Needs a read key unless RAG_METRICS_PUBLIC=true. With several workers each answers
-    for itself: scrape each, or run one worker per port."""
-    settings = request.app.state.settings
-    if not settings.metrics_public:
-        check_access(settings, request.headers.get("authorization"), Scope.READ)
+    They count every collection's requests: a key from RAG_API_KEYS or RAG_METRICS_KEYS
+    is needed, unless RAG_METRICS_PUBLIC=true. With several workers each answers for
+    itself: scrape each, or run one worker per port."""
+    check_metrics_access(request.app.state.settings, request.headers.get("authorization"))
     return Response(request.app.state.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
