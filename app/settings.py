@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 import platformdirs
 from pydantic import AliasChoices, BaseModel, Field, field_validator
@@ -23,6 +24,26 @@ class KeyGrant(BaseModel):
 
     collections: list[CollectionName] = Field(min_length=1)
     write: bool = False
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalized_origin(value: str) -> str | None:
+    """``scheme://host[:port]`` lower-cased, with the scheme's default port left out (as
+    browsers send it); None when ``value`` is not such an origin."""
+    parts = urlsplit(value.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    if parts.query or parts.fragment or parts.username is not None:
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = port is None or port == DEFAULT_PORTS[parts.scheme]
+    return f"{parts.scheme}://{host}" + ("" if default else f":{port}")
 
 
 def _default_data_dir() -> Path:
@@ -94,6 +115,7 @@ class Settings(BaseSettings):
     read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     collection_keys: dict[str, KeyGrant] = Field(default_factory=dict)
     metrics_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- serving -------------------------------------------------------------------
     host: str = "127.0.0.1"
@@ -106,12 +128,26 @@ class Settings(BaseSettings):
     metrics_public: bool = False
     demo: bool = False
 
-    @field_validator("api_keys", "read_keys", "metrics_keys", "database_read_urls", mode="before")
+    @field_validator(
+        "api_keys", "read_keys", "metrics_keys", "allowed_origins", "database_read_urls",
+        mode="before",
+    )  # fmt: skip
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
             return [key.strip() for key in value.split(",") if key.strip()]
         return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        origins = []
+        for given in value:
+            origin = normalized_origin(given)
+            if origin is None:
+                raise ValueError(f"{given!r} is not an origin (http[s]://host[:port])")
+            origins.append(origin)
+        return origins
 
     @field_validator("database_url", "reranker_url", "reranker_model", mode="before")
     @classmethod

@@ -1,57 +1,91 @@
-"""Open mode (no keys configured) serves 127.0.0.1 only; this middleware also refuses
-requests that name another host (a DNS-rebinding page) or come from a page of another
-origin (a cross-site form or fetch), so that no web page a user opens can use the
-service on their behalf."""
+"""Checks on the headers that say where a request goes and where it comes from, before
+anything else reads the request.
+
+* Always: one ``Host`` and at most one ``Origin`` header (two of either is a request
+  built to make two readers see two different values: 400).
+* Open mode (no keys configured; the service then listens on 127.0.0.1 only): the
+  ``Host`` must be a loopback name, so that a DNS-rebinding page cannot reach the
+  service, and an ``Origin``, when sent, must be the service's own (its loopback names
+  at the port it listens on) or one of ``RAG_ALLOWED_ORIGINS``, so that no other page a
+  user opens (a local dev server on another port included) can use the service on
+  their behalf.
+"""
 
 from __future__ import annotations
-
-from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.responses import ORJSONResponse
+from app.settings import DEFAULT_PORTS, normalized_origin
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+SINGLE_HEADERS = (b"host", b"origin")
 
 
 def _host_name(value: str) -> str:
-    """The name of a Host header or an origin, without port and brackets."""
-    if "://" in value:
-        return (urlsplit(value).hostname or "").lower()
+    """The name of a Host header, without port and brackets."""
     if value.startswith("["):
         return value[1 : value.find("]")].lower()
     return value.rsplit(":", 1)[0].lower() if value.count(":") == 1 else value.lower()
 
 
-class LoopbackOnly:
-    """ASGI middleware: 403 unless Host (and Origin, when sent) are loopback names."""
+def own_origins(port: int) -> set[str]:
+    """The origins of pages the service serves itself, at ``port``."""
+    names = ("127.0.0.1", "localhost", "[::1]")
+    suffix = "" if port == DEFAULT_PORTS["http"] else f":{port}"
+    return {f"http://{name}{suffix}" for name in names}
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class HeaderGuard:
+    """ASGI middleware: 400 on a repeated Host or Origin; in open mode 403 unless Host is
+    a loopback name and Origin, when sent, an origin the service trusts."""
+
+    def __init__(self, app: ASGIApp, open_mode: bool, allowed_origins: list[str]) -> None:
         self.app = app
+        self.open_mode = open_mode
+        self.allowed = set(allowed_origins)  # normalized by the settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            refused = self._refused(headers)
+            refused = self._refused(scope)
             if refused:
-                await ORJSONResponse({"error": refused}, status_code=403)(scope, receive, send)
+                status, message = refused
+                await ORJSONResponse({"error": message}, status_code=status)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    def _refused(headers: dict[str, str]) -> str | None:
-        host = headers.get("host", "")
+    def _refused(self, scope: Scope) -> tuple[int, str] | None:
+        found: dict[bytes, list[str]] = {name: [] for name in SINGLE_HEADERS}
+        for name, value in scope["headers"]:
+            if name in found:
+                found[name].append(value.decode("latin-1"))
+        for name, values in found.items():
+            if len(values) > 1:
+                header = name.decode().capitalize()
+                return 400, f"the request has {len(values)} {header} headers: send one"
+        if not self.open_mode:
+            return None
+        host = found[b"host"][0] if found[b"host"] else ""
+        origin = found[b"origin"][0] if found[b"origin"] else None
+        return self._open_mode_refusal(host, origin, scope)
+
+    def _open_mode_refusal(
+        self, host: str, origin: str | None, scope: Scope
+    ) -> tuple[int, str] | None:
         if _host_name(host) not in LOOPBACK_HOSTS:
-            return (
+            return 403, (
                 f"Host {host!r} is not this machine: with no API keys configured the service "
                 "answers requests addressed to 127.0.0.1 or localhost only"
             )
-        origin = headers.get("origin")
-        if origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK_HOSTS:
-            return (
-                f"Origin {origin!r} is another site: with no API keys configured the service "
-                "answers pages served from this machine only"
-            )
+        if origin is None:
+            return None
         if origin == "null":
-            return "Origin 'null' (a sandboxed page or file) is refused in open mode"
-        return None
+            return 403, "Origin 'null' (a sandboxed page or file) is refused in open mode"
+        server = scope.get("server") or ("", None)
+        trusted = own_origins(server[1]) if server[1] else set()
+        if normalized_origin(origin) in trusted | self.allowed:
+            return None
+        return 403, (
+            f"Origin {origin!r} is another site: with no API keys configured the service "
+            "answers its own pages and those of RAG_ALLOWED_ORIGINS only"
+        )

@@ -15,7 +15,7 @@ from starlette.types import Scope
 
 from app import __version__
 from app.api.examples import request_examples
-from app.api.guard import LoopbackOnly
+from app.api.guard import HeaderGuard
 from app.api.openapi import install_openapi
 from app.api.pages import install_pages
 from app.api.params import PARAMETER_RULES
@@ -144,13 +144,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         default_response_class=ORJSONResponse,
         docs_url=None,  # served by app/api/pages.py from bundled files
         redoc_url=None,
+        redirect_slashes=False,  # its Location would repeat the request's Host header
     )
     settings = settings or get_settings()
     app.state.settings = settings
     if not logging.getLogger().handlers:  # a worker process of `serve --workers N`
         configure_logging(settings.log_level, settings.log_format)
-    if settings.open_access:
-        app.add_middleware(LoopbackOnly)
+    app.add_middleware(
+        HeaderGuard, open_mode=settings.open_access, allowed_origins=settings.allowed_origins
+    )
     register_error_handlers(app)
     routers = (search, defaults, documents, collections, spaces, signals, profiles, goals,
                examples, health, metrics)  # fmt: skip
