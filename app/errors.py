@@ -16,7 +16,7 @@ from psycopg_pool import PoolTimeout, TooManyRequests
 
 log = logging.getLogger("ragsearch")
 
-# SQLSTATEs raised by the api.* functions (sql/functions/001_errors.sql).
+# SQLSTATEs raised by the api.* functions (sql/functions/errors.sql).
 SQLSTATE_BAD_ARGUMENT = "RG400"
 SQLSTATE_NOT_FOUND = "RG404"
 SQLSTATE_CONFLICT = "RG409"
@@ -101,6 +101,11 @@ def invalid_space(name: str, valid: list[str]) -> BadRequest:
         space=name,
         valid_spaces=valid,
     )
+
+
+def unknown_collection(name: str) -> NotFound:
+    """The one shape of "no such collection" (api.collection_id raises the same)."""
+    return NotFound(f"no collection named {name!r}", collection=name)
 
 
 class GatewayTimeout(RagError):

@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     db_check_interval: float = Field(default=1.0, gt=0, le=60)
     db_restart_max_delay: float = Field(default=5.0, gt=0, le=300)
     # re-analyze a collection written through the API once its chunk count moved by more
-    # than both of these since its last ANALYZE (sql/functions/013_statistics.sql)
+    # than both of these since its last ANALYZE (sql/functions/statistics.sql)
     analyze_min_change: int = Field(default=1000, ge=1)
     analyze_change_ratio: float = Field(default=0.5, ge=0, le=100)
 

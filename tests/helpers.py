@@ -20,6 +20,7 @@ from app.db.pool import configure_connection
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import IngestRules, prepare_document
 from app.ingest.store import load_spaces, store_documents
+from app.search.filters import json_filter
 
 AS_OF = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TAGS = ["alpha", "beta", "gamma", "delta", "eps"]
@@ -267,7 +268,7 @@ def call_topk(
             [space_weights[s] for s in spaces],
             k,
             *weights,
-            Jsonb(_jsonable(filters or {})),
+            Jsonb(json_filter(0, filters or {})),
             Jsonb(opts),
             collection,
         ),
@@ -275,7 +276,3 @@ def call_topk(
     assert row is not None
     result: dict[str, Any] = row[0]
     return result
-
-
-def _jsonable(filters: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in filters.items()}

@@ -81,7 +81,7 @@ def test_database_failure_is_a_500_without_secrets_or_internal_names(own_db):
     service = start_service({"DATABASE_URL": url_with_password})
     try:
         with psycopg.connect(own_db, autocommit=True) as conn:
-            conn.execute("ALTER FUNCTION api.rag_topk_weighted RENAME TO rag_topk_weighted_gone")
+            conn.execute("ALTER FUNCTION api.topk RENAME TO topk_gone")
         r = httpx.post(service.base_url + "/api/rag/search", json=QUERY)
         assert r.status_code == 500
         body = r.json()

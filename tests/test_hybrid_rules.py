@@ -10,8 +10,9 @@ import pytest
 from app.classify import CLASSES, classify
 from app.errors import BadRequest
 from app.ingest.models import DocumentIn
-from app.ingest.prepare import CHUNK_COLUMNS, IngestRules, SpaceInfo, prepare_document
+from app.ingest.prepare import CHUNK_COLUMNS, IngestRules, prepare_document
 from app.settings import Settings
+from app.spaces import SpaceInfo
 from app.tagging import inferred_tags, merge_tags
 from app.weights import QueryParts, WeightDefaults, WeightLayer, apply_layers, blend_weights
 

@@ -13,6 +13,8 @@ import psycopg
 import pytest
 from pgvector.psycopg import register_vector
 
+from app.search.filters import json_filter
+
 GOLDEN = Path(__file__).parent / "golden"
 VECTOR = [1.0] + [0.0] * 383
 AS_OF = "2026-01-01T00:00:00+00:00"
@@ -53,7 +55,7 @@ def generated(conn: psycopg.Connection, shape: dict) -> str:
             "w_sig": shape["w_sig"],
             "w_lex": shape.get("w_lex"),
             "query": shape.get("query"),
-            "filters": json.dumps(shape.get("filters", {})),
+            "filters": json.dumps(json_filter(0, shape.get("filters", {}))),
             # ages from a fixed instant: the statement carries it as a constant
             "options": json.dumps({"as_of": AS_OF, **shape.get("options", {})}),
         },

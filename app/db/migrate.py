@@ -48,7 +48,13 @@ def upgrade(url: str) -> None:
 
 
 def apply_functions(conn: Any) -> None:
-    """Run every sql/functions file on a DB-API connection (inside its transaction)."""
+    """Apply the function files and generated SQL on a DB-API connection (inside its
+    transaction), unless the database has them already: re-creating them would change
+    the search types' identities under any service using the database."""
+    row = conn.execute(queries("meta").functions_digest).fetchone()
+    if row is not None and row[0] == functions_digest():
+        return
+    log.info("applying the SQL functions")
     # Load pgvector's library first, so that its settings (hnsw.*) named in function
     # definitions are known and checked.
     conn.execute(queries("meta").load_vector_library)

@@ -10,6 +10,7 @@ from psycopg import AsyncConnection
 from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
+from app.search.sqlplan import register_plan_types
 from app.settings import Settings
 
 
@@ -18,10 +19,12 @@ def _dumps(obj: object) -> str:
 
 
 async def configure_connection(conn: AsyncConnection) -> None:
-    """Per-connection set-up: binary pgvector adapters, orjson for json/jsonb."""
+    """Per-connection set-up: binary pgvector adapters, orjson for json/jsonb, the search
+    plan's types."""
     await register_vector_async(conn)
     set_json_loads(orjson.loads, conn)
     set_json_dumps(_dumps, conn)
+    await register_plan_types(conn)
 
 
 def connection_kwargs(settings: Settings) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """SQL shipped as files in ``sql/`` (installed as the ``app.sql`` package).
 
 ``sql/schema/*.sql``   frozen schema pieces, each applied by one migration;
-``sql/functions/*.sql`` CREATE OR REPLACE functions, re-applied after every upgrade;
+``sql/functions/*.sql`` the functions and types of schema api, applied in the order
+                        ``sql/functions/load_order.txt`` gives (with SQL generated from
+                        the service's registries) whenever they changed;
 ``sql/queries/*.sql``   the named statements the Python code runs (``-- name: x``).
 """
 
@@ -14,6 +16,8 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from psycopg import sql
+
+from app.db.generated import generated_sql
 
 _NAME_LINE = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
 
@@ -29,11 +33,24 @@ def read_sql(relative_path: str) -> str:
     return node.read_text(encoding="utf-8")
 
 
+LOAD_ORDER = "load_order.txt"
+
+
+def load_order() -> list[str]:
+    """The entries of sql/functions/load_order.txt: file names and ``@generated`` names."""
+    text = (_root() / "functions" / LOAD_ORDER).read_text(encoding="utf-8")
+    entries = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return [entry for entry in entries if entry]
+
+
 def function_scripts() -> list[tuple[str, str]]:
-    """(file name, text) of every function file, in file-name order."""
+    """(entry, SQL) of every function file and generated piece, in load order."""
     folder = _root() / "functions"
-    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".sql"))
-    return [(name, (folder / name).read_text(encoding="utf-8")) for name in names]
+    return [
+        (entry, generated_sql(entry[1:]) if entry.startswith("@")
+         else (folder / entry).read_text(encoding="utf-8"))
+        for entry in load_order()
+    ]  # fmt: skip
 
 
 @cache

@@ -1,6 +1,6 @@
 """Planner statistics after API writes: a collection whose chunk count has moved far
 enough since its last ANALYZE is analyzed again, in the background, instead of waiting
-for autovacuum (the rule and the ANALYZE are in sql/functions/013_statistics.sql).
+for autovacuum (the rule and the ANALYZE are in sql/functions/statistics.sql).
 
 Writes only mark their collection; one task per service works through the marked ones,
 then waits ``PAUSE`` seconds, so a load of many small requests costs one cheap check a

@@ -12,13 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.errors import RagError
-from app.ingest.prepare import (
-    IngestRules,
-    PreparedDocument,
-    SpaceInfo,
-    parse_document,
-    prepare_document,
-)
+from app.ingest.prepare import IngestRules, PreparedDocument, parse_document, prepare_document
+from app.spaces import SpaceInfo
 
 PR_SET_PDEATHSIG = 1
 

@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from app.errors import BadRequest
 from app.ingest.models import DOCUMENT_RULES, ChunkIn, DocumentIn
 from app.settings import Settings
+from app.spaces import SpaceInfo
 from app.tagging import inferred_tags, merge_tags
 from app.validation import as_vector, named_vectors, parse_model
 
@@ -29,13 +30,6 @@ CHUNK_TYPES = (
     "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb", "jsonb",
 )  # fmt: skip
 ROW = {name: i for i, name in enumerate(CHUNK_COLUMNS)}
-
-
-@dataclass(frozen=True)
-class SpaceInfo:
-    id: int
-    name: str
-    dims: int
 
 
 @dataclass(frozen=True)

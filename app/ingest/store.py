@@ -14,8 +14,9 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from app.db.sqlfiles import queries, with_table
-from app.errors import Conflict, NotFound
-from app.ingest.prepare import CHUNK_TYPES, ROW, PreparedDocument, SpaceInfo
+from app.errors import Conflict, unknown_collection
+from app.ingest.prepare import CHUNK_TYPES, ROW, PreparedDocument
+from app.spaces import SpaceInfo
 
 
 @dataclass
@@ -47,7 +48,7 @@ async def collection_id(conn: AsyncConnection, name: str, lock: bool = False) ->
     cursor = await conn.execute(q.lock_collection if lock else q.collection_id, (name,))
     row = await cursor.fetchone()
     if row is None:
-        raise NotFound(f"no collection named {name!r}", collection=name)
+        raise unknown_collection(name)
     return int(row[0])
 
 

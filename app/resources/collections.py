@@ -1,5 +1,5 @@
 """Collections: named sets of documents (a tenant, an application). Each is a partition of
-its own in every per-chunk table (sql/functions/012_collections.sql); deleting one drops
+its own in every per-chunk table (sql/functions/collections.sql); deleting one drops
 those partitions and its documents in one transaction."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, unknown_collection
 from app.validation import CollectionName, Text, parse_model
 
 DEFAULT_COLLECTION = "default"
@@ -73,7 +73,7 @@ async def get_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
         await cursor.execute(queries("collections").collection_stats, (name,))
         row = await cursor.fetchone()
         if row is None:
-            raise NotFound(f"no collection named {name!r}", collection=name)
+            raise unknown_collection(name)
         await cursor.execute(queries("collections").collection_tags, (name, TOP_TAGS))
         tags = await cursor.fetchall()
     return {**_collection(row), "top_tags": tags}

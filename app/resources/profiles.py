@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, Conflict, NotFound
-from app.recency import Recency
+from app.recency import Recency, recency_rule
 from app.validation import Name, RuleMessages, Text, UnitFloat, parse_model
 from app.weights import AUTO, BLEND_WEIGHT_RULES, CUSTOM, WeightLayer
 
@@ -57,7 +57,7 @@ class ProfileIn(BaseModel):
 PROFILE_RULES: RuleMessages = {
     **BLEND_WEIGHT_RULES,
     "space_weights": lambda path: f"{path}: space_weights maps space names to numbers in [0,1]",
-    "recency": lambda path: f"{path}: recency is {{function, half_life_days | scale_days}}",
+    "recency": recency_rule,
 }
 
 

@@ -10,7 +10,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import Conflict, NotFound
+from app.errors import Conflict, NotFound, unknown_collection
 from app.settings import Settings
 from app.validation import Count, Name, Text, parse_model
 
@@ -91,7 +91,7 @@ async def stats(conn: AsyncConnection, collection: str) -> dict[str, Any]:
     cursor = await conn.execute(queries("stats").counts, (collection,))
     row = await cursor.fetchone()
     if row is None:
-        raise NotFound(f"no collection named {collection!r}", collection=collection)
+        raise unknown_collection(collection)
     documents, chunks = row
     cursor = await conn.execute(queries("spaces").space_stats, (collection,))
     spaces = [

@@ -13,13 +13,11 @@ the one least like those taken.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from psycopg import AsyncConnection
 
 from app.search.plan import SearchPlan
-from app.search.store import chunk_vectors
+from app.search.store import RankedRow, chunk_vectors
 
 
 def mmr_order(scores: np.ndarray, vectors: np.ndarray, factor: float, wanted: int) -> list[int]:
@@ -52,13 +50,13 @@ def unit_rows(chunk_ids: list[str], found: dict[str, np.ndarray]) -> np.ndarray:
 
 
 async def diversify(
-    conn: AsyncConnection, plan: SearchPlan, rows: list[dict[str, Any]], space: str
-) -> list[dict[str, Any]]:
+    conn: AsyncConnection, plan: SearchPlan, rows: list[RankedRow], space: str
+) -> list[RankedRow]:
     """The rows in MMR order (as many as the page needs)."""
     if len(rows) < 2:
         return rows
     chunk_ids = [row["chunk_id"] for row in rows]
-    found = await chunk_vectors(conn, space, chunk_ids, plan.collection)
+    found = await chunk_vectors(conn, space, chunk_ids, plan.collection_id)
     scores = np.array([row["score"] for row in rows], dtype=np.float64)
     order = mmr_order(scores, unit_rows(chunk_ids, found), plan.diversity, plan.offset + plan.k)
     return [rows[i] for i in order]

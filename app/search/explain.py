@@ -1,24 +1,29 @@
 """``POST /api/rag/explain``: where one chunk ranks for a search, and what kept it out.
 
-The same plan as the search (app/search/plan.py) and the same ranking call; then one
-call that scores the chunk alone under that plan (api.explain_chunk). The answer names
-the stage: ``included`` (it is in the top-k), ``filter`` (the filters it fails, and for a
-metadata filter the conditions it fails), ``no_keyword_match`` (a keyword-only search,
-and the chunk holds none of the query's terms), ``min_similarity`` or ``min_score`` (its
-semantic part or score is under the floor), ``max_per_source`` (it scores high enough,
-but better chunks of its source filled the cap), or ``outscored`` (and by how much it
-trails the k-th result). Its rank is counted over every chunk that passes the filters:
-like ``exact: true``, this costs a scan.
+The search runs exactly as ``POST /api/rag/search`` runs it, from the first rank
+(app/search/service.py: the same plan, auto's balance, the low-confidence retry and
+diversity), so the explanation describes the rows that search returns; then one call
+scores the chunk alone under the plan those rows came from (api.explain). The answer
+names the stage: ``included`` (it is in the top-k), ``filter`` (the filters it fails,
+and for a metadata filter the conditions it fails), ``no_keyword_match`` (a keyword-only
+search, and the chunk holds none of the query's terms), ``min_similarity`` or
+``min_score`` (its semantic part or score is under the floor), ``diversity`` (it was
+among the candidates diversity chose from, and rows less like the others were chosen),
+``max_per_source`` (it scores high enough, but better chunks of its source filled the
+cap), or ``outscored`` (and by how much it trails the k-th result). Its rank is counted
+by score over every chunk that passes the filters: like ``exact: true``, this costs a
+scan.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 from psycopg import AsyncConnection
 from pydantic import ConfigDict, Field
 
+from app.search.filters import metadata_conditions
 from app.search.request import SEARCH_RULES, SearchRequest
 from app.search.response import (
     contract_row,
@@ -26,8 +31,8 @@ from app.search.response import (
     per_space_scores,
     weights_applied,
 )
-from app.search.service import plan_search
-from app.search.store import explain_detail, rank
+from app.search.service import SearchOutcome, run_search
+from app.search.store import RankedRow, explain_detail
 from app.settings import Settings
 from app.validation import Identifier, parse_model
 
@@ -48,9 +53,10 @@ def parse_explain_request(body: bytes) -> ExplainRequest:
 
 
 def stage(
-    request: ExplainRequest, detail: dict[str, Any], rows: list[dict[str, Any]], k: int
+    request: ExplainRequest, detail: dict[str, Any], outcome: SearchOutcome
 ) -> dict[str, Any]:
     """What kept the chunk out of the rows (or where it is among them)."""
+    rows, k = outcome.page, outcome.plan.k
     ids = [row["chunk_id"] for row in rows]
     kth = rows[-1]["score"] if len(rows) >= k else None
     if request.chunk_id in ids:
@@ -66,6 +72,8 @@ def stage(
     if request.min_score is not None and detail["score"] < request.min_score:
         return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
                 "short_by": request.min_score - detail["score"]}  # fmt: skip
+    if outcome.plan.diversity > 0 and request.chunk_id in _ids(outcome.ranked):
+        return {"stage": "diversity", "diversity_factor": outcome.plan.diversity}
     if kth is not None and detail["score"] >= kth:
         same = [row for row in rows if row["source"] == detail["source"]]
         return {"stage": "max_per_source", "source": detail["source"],
@@ -74,14 +82,18 @@ def stage(
             "short_by": None if kth is None else kth - detail["score"]}  # fmt: skip
 
 
+def _ids(rows: Sequence[RankedRow]) -> list[str]:
+    return [row["chunk_id"] for row in rows]
+
+
 async def explain_chunk(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> dict[str, Any]:
-    plan = (await plan_search(conn, request, settings)).plan
-    plan = replace(plan, offset=0, diversity=0.0, pool=0)
-    ranking = await rank(conn, plan)
-    detail = await explain_detail(conn, plan, request.chunk_id)
-    rows = ranking.rows
+    from_top = request.model_copy(update={"offset": 0})
+    outcome = await run_search(conn, from_top, settings)
+    plan, rows = outcome.plan, outcome.page
+    conditions = metadata_conditions(request.given_filters())
+    detail = await explain_detail(conn, plan, request.chunk_id, conditions)
     return {
         "ok": True,
         "chunk_id": request.chunk_id,
@@ -91,7 +103,7 @@ async def explain_chunk(
         "k": plan.k,
         **explain_row(detail, plan),
         "per_space_scores": per_space_scores(detail, plan),
-        **stage(request, detail, rows, plan.k),
+        **stage(request, detail, outcome),
         "results": [contract_row(row) for row in rows],
         "weights_applied": weights_applied(plan),
     }

@@ -1,24 +1,29 @@
-"""The filters every kind of search accepts, and the form the SQL functions take them in.
+"""The filters every kind of search accepts, and the one place each is defined.
 
-Only chunks that pass every given filter rank. ``filter`` is a condition on the chunk's
-metadata merged over its document's, in MongoDB's query language (as Pinecone, Chroma
-and LangChain's vector stores write it); it is compiled in SQL (api.metadata_path in
-sql/functions/006_filters.sql), which names an unknown operator in its 400.
+Only chunks that pass every given filter rank. Each filter is declared twice side by side
+in this module and nowhere else: its request field (type, description, rule) in
+``FilterFields``, and its SQL side in ``FILTERS`` (the field of ``api.search_filter`` it
+becomes, the predicate over a chunk, and how the request value converts). The SQL type,
+``api.passes`` (a chunk passes every given filter), ``api.filter_sql`` (the same as text
+for statements planned per request) and ``api.failed_filters`` (which filters a chunk
+fails, for explanations) are generated from ``FILTERS`` (``filter_sql``) and applied with
+the function files.
+
+``filter`` is a condition on the chunk's metadata merged over its document's, in
+MongoDB's query language, compiled to jsonpath here (app/search/metadata.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from app.validation import (
-    CollectionName,
-    Identifier,
-    Text,
-    Timestamp,
-    check_json_value,
-)
+from app.search.metadata import Condition, JsonPath, compile_filter, conditions, describe
+from app.validation import CollectionName, Identifier, Text, Timestamp, check_json_value
 
 Tag = Annotated[Text, Field(min_length=1, max_length=200)]
 MetadataFilter = Annotated[dict[str, Any], AfterValidator(check_json_value)]
@@ -46,26 +51,14 @@ class FilterFields(BaseModel):
     created_before: Timestamp | None = Field(default=None, description="created_at < this.")
     filter: MetadataFilter | None = Field(
         default=None,
-        description="A condition on metadata (the chunk's over its document's): {\"year\": "
-        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte $lt '
-        "$lte $in $nin $exists, $and $or $nor $not; dotted keys reach into objects.",
+        description=describe(),
         json_schema_extra={"examples": [{"year": {"$gte": 2020}, "lang": "en"}]},
     )
 
-    def filters(self) -> dict[str, Any]:
-        """The filters given, as the SQL functions' p_filters argument."""
-        found: dict[str, Any] = {}
-        for name in ("doc_ids", "src_prefix", "tags_any", "tags_all"):
-            value = getattr(self, name)
-            if value is not None:
-                found[name] = value
-        for name in ("created_after", "created_before"):
-            value = getattr(self, name)
-            if value is not None:
-                found[name] = value.isoformat()
-        if self.filter is not None:
-            found["filter"] = self.filter
-        return found
+    def given_filters(self) -> dict[str, Any]:
+        """The filters given (the collection aside), by field name."""
+        return {spec.name: getattr(self, spec.name) for spec in FILTERS
+                if getattr(self, spec.name) is not None}  # fmt: skip
 
 
 FILTER_RULES = {
@@ -79,3 +72,145 @@ FILTER_RULES = {
     "created_before": "created_before must be an ISO 8601 timestamp",
     "filter": "filter must be an object of metadata conditions",
 }
+
+
+def like_prefix(prefix: str) -> str:
+    """A LIKE pattern matching the strings that start with ``prefix``."""
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "%"
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """The SQL side of one filter: ``predicate`` is SQL over ``c`` (a rag.chunks row) and
+    ``{f}`` (the filter's value), and holds for the chunks that pass it."""
+
+    name: str  # the request field
+    sql_name: str  # the api.search_filter field
+    sql_type: str
+    predicate: str
+    to_sql: Callable[[Any], Any] = _same
+
+
+FILTERS: tuple[FilterSpec, ...] = (
+    FilterSpec("doc_ids", "doc_ids", "text[]", "c.doc_id = ANY ({f})"),
+    FilterSpec("src_prefix", "src_like", "text", "c.src LIKE {f}", like_prefix),
+    FilterSpec("tags_any", "tags_any", "text[]", "c.tags && {f}"),
+    FilterSpec("tags_all", "tags_all", "text[]", "c.tags @> {f}"),
+    FilterSpec("created_after", "created_after", "timestamptz", "c.created_at >= {f}"),
+    FilterSpec("created_before", "created_before", "timestamptz", "c.created_at < {f}"),
+    FilterSpec("filter", "metadata", "jsonpath", "c.meta @@ {f}", compile_filter),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SqlFilter:
+    """An ``api.search_filter`` value: the collection and each filter's SQL value, in
+    ``FILTERS`` order (None: not given)."""
+
+    collection_id: int
+    values: tuple[Any, ...]
+
+    def as_sequence(self) -> list[Any]:
+        return [self.collection_id, *self.values]
+
+    @property
+    def filtered(self) -> bool:
+        return any(value is not None for value in self.values)
+
+
+def sql_filter(collection_id: int, given: dict[str, Any]) -> SqlFilter:
+    """The filters of a request (``FilterFields.given_filters``) in their SQL form; the
+    metadata filter is compiled here, so its errors are 400s naming the rule."""
+    values = tuple(
+        None if given.get(spec.name) is None else spec.to_sql(given[spec.name]) for spec in FILTERS
+    )
+    return SqlFilter(collection_id, values)
+
+
+def metadata_conditions(given: dict[str, Any]) -> list[Condition]:
+    """Each comparison of the metadata filter on its own (for explanations)."""
+    return list(conditions(given["filter"])) if given.get("filter") else []
+
+
+def filter_type_sql() -> str:
+    """api.search_filter and the functions generated from FILTERS."""
+    fields = ",\n".join(f"    {spec.sql_name} {spec.sql_type}" for spec in FILTERS)
+    passes = "\n       AND ".join(
+        f"(f.{spec.sql_name} IS NULL OR {_held(spec)})" for spec in FILTERS
+    )
+    as_text = ",\n        ".join(
+        f"CASE WHEN f.{spec.sql_name} IS NOT NULL THEN "
+        f"format({_quoted(spec.predicate.format(f='(%1$s).' + spec.sql_name))}, p_param) END"
+        for spec in FILTERS
+    )
+    failed = ",\n        ".join(
+        f"CASE WHEN f.{spec.sql_name} IS NOT NULL AND NOT {_held(spec)} THEN '{spec.name}' END"
+        for spec in FILTERS
+    )
+    return f"""
+CREATE TYPE api.search_filter AS (
+    collection_id integer,
+{fields}
+);
+
+-- Whether chunk c passes every given filter. Inlined into the searches' statements, where
+-- the filter is a parameter (the planner reads c's columns straight from the row).
+CREATE FUNCTION api.passes(f api.search_filter, c rag.chunks)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT {passes}
+$$;
+
+-- The same as SQL text over "c" (rag.chunks) and the filter in parameter p_param, with
+-- only the filters given, so that a statement planned for one request can use the index
+-- of each.
+CREATE FUNCTION api.filter_sql(f api.search_filter, p_param text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT concat_ws(' AND ', format('c.collection_id = (%s).collection_id', p_param),
+        {as_text})
+$$;
+
+-- The filters chunk c fails, each checked on its own, by request field name.
+CREATE FUNCTION api.failed_filters(f api.search_filter, c rag.chunks)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT array_remove(ARRAY[
+        {failed}], NULL)
+$$;
+"""
+
+
+def _held(spec: FilterSpec) -> str:
+    """The predicate on filter value f, false where SQL would say unknown."""
+    return f"coalesce({spec.predicate.format(f=f'f.{spec.sql_name}')}, false)"
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def json_filter(collection_id: int, given: dict[str, Any]) -> dict[str, Any]:
+    """The filters as a JSON object of api.search_filter's fields (what a SQL client
+    passes to api.rag_topk_weighted's p_filters)."""
+    found = sql_filter(collection_id, given)
+    return {
+        spec.sql_name: value.isoformat() if isinstance(value, datetime) else value
+        for spec, value in zip(FILTERS, found.values, strict=True)
+        if value is not None
+    }
+
+
+def field_names() -> Sequence[str]:
+    return [spec.sql_name for spec in FILTERS]
+
+
+__all__ = ["FILTERS", "FILTER_RULES", "FilterFields", "JsonPath", "SqlFilter", "sql_filter"]

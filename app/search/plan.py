@@ -1,25 +1,32 @@
-"""From a validated request to a search plan: the weights (app/weights.py), the spaces and
-their vectors, the filters and options, in the form ``api.rag_topk_weighted`` takes.
+"""From a validated request to a search plan, once: the weights (app/weights.py), the spaces
+and their vectors, the filters, the options and their defaults, the instant ages are
+measured from. The plan is what every later stage reads, and ``SearchPlan.sql()`` is the
+one value the SQL functions take (app/search/sqlplan.py), which they trust.
 
 A plan is immutable once built; a second look at the same request (the low-confidence
-retry, an explanation) builds its own with ``dataclasses.replace``.
+retry, auto's evidence) builds its own with ``dataclasses.replace``.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import numpy as np
+from pgvector import Vector
 
 from app.classify import Classification, classify
 from app.errors import BadRequest, invalid_space
 from app.recency import Recency
 from app.resources.profiles import DEFAULT_PROFILE, Profile
+from app.search.filters import SqlFilter, sql_filter
+from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
 from app.search.request import EMBEDDING_REQUIRED, SearchRequest
+from app.search.sqlplan import SqlPlan
 from app.settings import Settings
+from app.spaces import SpaceInfo
 from app.validation import as_vector, named_vectors
 from app.weights import (
     AUTO,
@@ -34,15 +41,11 @@ from app.weights import (
 
 
 @dataclass(frozen=True)
-class SpaceInfo:
-    name: str
-    dims: int
-
-
-@dataclass(frozen=True)
 class SearchContext:
-    """What a search reads besides chunks: the profiles it may use and the spaces."""
+    """What a search reads besides chunks: its collection, the profiles it may use and
+    the registered spaces."""
 
+    collection_id: int
     default: Profile
     profile: Profile | None
     spaces: tuple[SpaceInfo, ...]  # registry order
@@ -51,70 +54,53 @@ class SearchContext:
     def registry(self) -> list[str]:
         return [space.name for space in self.spaces]
 
-    def dims(self, space: str) -> int:
+    def space(self, name: str) -> SpaceInfo:
         for info in self.spaces:
-            if info.name == space:
-                return info.dims
-        raise invalid_space(space, self.registry)
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    """The options of ``api.rag_topk_weighted`` (its p_options) a request sets."""
-
-    recency: Recency
-    ef_search: int
-    exact: bool
-    max_per_source: int
-    bm25_k1: float
-    bm25_b: float
-    fusion: str = "weighted"
-    rrf_k: int = 60
-    min_score: float | None = None
-    min_similarity: float | None = None
-    as_of: datetime | None = None
-
-    def as_sql(self, offset: int) -> dict[str, Any]:
-        options: dict[str, Any] = {
-            "recency": {"function": self.recency.function, "scale_days": self.recency.scale()},
-            "ef_search": self.ef_search,
-            "exact": self.exact,
-            "max_per_source": self.max_per_source,
-            "bm25": {"k1": self.bm25_k1, "b": self.bm25_b},
-            "fusion": self.fusion,
-            "rrf_k": self.rrf_k,
-            "offset": offset,
-        }
-        if self.min_score is not None:
-            options["min_score"] = self.min_score
-        if self.min_similarity is not None:
-            options["min_similarity"] = self.min_similarity
-        if self.as_of is not None:
-            options["as_of"] = self.as_of.isoformat()
-        return options
+            if info.name == name:
+                return info
+        raise invalid_space(name, self.registry)
 
 
 @dataclass(frozen=True)
 class SearchPlan:
-    """A validated request in the form the ranking function takes."""
+    """A validated request with every default applied: what the stages of a search read."""
 
-    collection: str
+    request: SearchRequest
+    collection_id: int
     k: int
     offset: int
     weights: BlendWeights
-    spaces: tuple[str, ...]
+    spaces: tuple[SpaceInfo, ...]  # the searched spaces, in request order
     vectors: tuple[np.ndarray, ...]
     space_weights: Mapping[str, float]
-    filters: Mapping[str, Any]
-    options: SearchOptions
+    filter: SqlFilter
+    recency: Recency
+    ef_search: int
+    max_per_source: int
+    bm25: tuple[float, float]  # k1, b
+    rrf_k: int
+    now_epoch: float  # ages are measured from this instant
     profile: Profile
     registry: tuple[str, ...]
+    knobs: EngineKnobs = DEFAULT_KNOBS
     text: str | None = None
     diversity: float = 0.0
     pool: int = 0  # rows ranked for diversity to choose from (0: the page's end)
     classification: Classification | None = None
     retry: Mapping[str, Any] | None = field(default=None)
     evidence: Mapping[str, Any] | None = None  # what auto read before choosing the balance
+
+    @property
+    def collection(self) -> str:
+        return self.request.collection
+
+    @property
+    def space_names(self) -> tuple[str, ...]:
+        return tuple(space.name for space in self.spaces)
+
+    @property
+    def fusion(self) -> str:
+        return self.request.fusion
 
     @property
     def depth(self) -> int:
@@ -127,43 +113,72 @@ class SearchPlan:
         """The first rank the database builds response rows for (diversity needs all)."""
         return 0 if self.pool else self.offset
 
+    def sql(self) -> SqlPlan:
+        """The plan as api.topk takes it."""
+        w = self.weights
+        request = self.request
+        return SqlPlan(
+            collection_id=self.collection_id, k=self.depth,
+            w_cos=w.w_cos, w_lex=w.lex, w_rec=w.w_rec, w_sig=w.w_sig,
+            rec_scale=self.recency.scale(), now_epoch=self.now_epoch,
+            max_per_source=self.max_per_source,
+            keyword_only=w.lex > 0 and w.w_cos == 0, filtered=self.filter.filtered,
+            bm25_k1=self.bm25[0], bm25_b=self.bm25[1], lex_avg_len=1.0,
+            ef_search=self.ef_search, rrf_k=self.rrf_k, rrf_window=self.knobs.rrf_window,
+            scan_rows=self.knobs.scan_rows, region_budget=self.knobs.region_budget,
+            region_ratio=self.knobs.region_ratio, region_limit=self.knobs.region_limit,
+            max_depth=self.knobs.max_depth, lex_limit=self.knobs.lex_limit,
+            sample_rows=self.knobs.sample_rows, walk_cost=self.knobs.walk_cost,
+            row_from=self.rows_from, rec_function=self.recency.function,
+            fusion=request.fusion, strategy="scan" if request.exact else self.knobs.strategy,
+            space_ids=[s.id for s in self.spaces], space_names=list(self.space_names),
+            space_dims=[s.dims for s in self.spaces],
+            space_weights=[self.space_weights[s.name] for s in self.spaces],
+            vectors=[Vector(v) for v in self.vectors], lex_terms=None, lex_weights=None,
+            filter=self.filter, min_score=request.min_score,
+            min_similarity=request.min_similarity, query=self.text if w.lex > 0 else None,
+        )  # fmt: skip
+
 
 def query_vectors(
     request: SearchRequest, context: SearchContext, default_space: str,
     text_vector: np.ndarray | None = None,
-) -> tuple[list[str], list[np.ndarray]]:  # fmt: skip
+) -> tuple[list[SpaceInfo], list[np.ndarray]]:  # fmt: skip
     """The request's vectors by space, each checked against its space."""
     if not request.has_vector():
         if text_vector is not None:
-            return [default_space], [text_vector]
+            return [context.space(default_space)], [text_vector]
         if request.text():
             return [], []  # keywords only
         raise BadRequest(EMBEDDING_REQUIRED)
     named = named_vectors(request.embedding, request.embeddings, default_space)
-    vectors = []
-    for space, (path, values) in named.items():
+    spaces, vectors = [], []
+    for name, (path, values) in named.items():
         if path == "embedding" and isinstance(values, str):
             try:  # the contract's wording for an embedding that is no number[]
                 as_vector(values, path)
             except BadRequest:
                 raise BadRequest(EMBEDDING_REQUIRED) from None
-        vectors.append(as_vector(values, path, context.dims(space)))
-    return list(named), vectors
+        space = context.space(name)
+        spaces.append(space)
+        vectors.append(as_vector(values, path, space.dims))
+    return spaces, vectors
 
 
 def searched_spaces(
-    spaces: list[str], vectors: list[np.ndarray], active: list[str] | None,
+    spaces: list[SpaceInfo], vectors: list[np.ndarray], active: list[str] | None,
     context: SearchContext,
-) -> tuple[list[str], list[np.ndarray]]:  # fmt: skip
+) -> tuple[list[SpaceInfo], list[np.ndarray]]:  # fmt: skip
     """The spaces to search: active_spaces, or every space the query has a vector for."""
-    for space in active or []:
-        context.dims(space)
+    for name in active or []:
+        context.space(name)
     if active is None:
         return spaces, vectors
-    for space in active:
-        if space not in spaces:
-            raise BadRequest(f"active_spaces.{space}: the query has no vector for space {space!r}")
-    kept = [(s, v) for s, v in zip(spaces, vectors, strict=True) if s in active]
+    names = [space.name for space in spaces]
+    for name in active:
+        if name not in names:
+            raise BadRequest(f"active_spaces.{name}: the query has no vector for space {name!r}")
+    kept = [(s, v) for s, v in zip(spaces, vectors, strict=True) if s.name in active]
     return [s for s, _ in kept], [v for _, v in kept]
 
 
@@ -185,23 +200,6 @@ def _layers(
     return layers
 
 
-def _options(request: SearchRequest, settings: Settings, recency: Recency) -> SearchOptions:
-    cap = request.max_per_source
-    return SearchOptions(
-        recency=recency,
-        ef_search=settings.hnsw_ef_search,
-        exact=request.exact,
-        max_per_source=settings.search_diversity_max_per_source if cap is None else cap,
-        bm25_k1=settings.bm25_k1,
-        bm25_b=settings.bm25_b,
-        fusion=request.fusion,
-        rrf_k=request.rrf_k or settings.rrf_k,
-        min_score=request.min_score,
-        min_similarity=request.min_similarity,
-        as_of=request.as_of,
-    )
-
-
 def query_classification(request: SearchRequest) -> Classification | None:
     """``profile: auto`` (the default for a query with text and no profile): the class
     of the query text."""
@@ -213,14 +211,19 @@ def query_classification(request: SearchRequest) -> Classification | None:
     return None
 
 
+def _instant(request: SearchRequest) -> float:
+    return request.as_of.timestamp() if request.as_of is not None else time.time()
+
+
 def build_plan(
     request: SearchRequest,
     settings: Settings,
     context: SearchContext,
     text_vector: np.ndarray | None = None,
     classification: Classification | None = None,
+    knobs: EngineKnobs = DEFAULT_KNOBS,
 ) -> SearchPlan:
-    """Apply the profiles and the weight rules; everything the database call needs."""
+    """Apply the profiles, the weight rules and the defaults: everything a search needs."""
     spaces, vectors = query_vectors(request, context, settings.default_space, text_vector)
     spaces, vectors = searched_spaces(spaces, vectors, request.active_spaces, context)
     given = WeightLayer(
@@ -232,25 +235,33 @@ def build_plan(
         settings.default_w_rec, settings.default_w_sig, settings.hybrid_vector_weight
     )
     parts = QueryParts(semantic=bool(spaces), lexical=request.text() is not None)
+    names = [space.name for space in spaces]
     applied = apply_layers(
-        given, _layers(request, context, classification), spaces, defaults=defaults, parts=parts
+        given, _layers(request, context, classification), names, defaults=defaults, parts=parts
     )
-    recency = Recency.model_validate(applied.recency) if applied.recency else Recency()
     suggested = classification.suggested_k if classification else settings.default_k
-    diversity = request.diversity_factor or 0.0
     k = request.k if request.k is not None else suggested
+    diversity = request.diversity_factor or 0.0
+    cap = request.max_per_source
     return SearchPlan(
-        collection=request.collection,
+        request=request,
+        collection_id=context.collection_id,
         k=k,
         offset=request.offset,
         weights=applied.blend,
         spaces=tuple(spaces),
         vectors=tuple(vectors),
         space_weights=applied.space_weights,
-        filters=request.filters(),
-        options=_options(request, settings, recency),
+        filter=sql_filter(context.collection_id, request.given_filters()),
+        recency=Recency.model_validate(applied.recency) if applied.recency else Recency(),
+        ef_search=settings.hnsw_ef_search,
+        max_per_source=settings.search_diversity_max_per_source if cap is None else cap,
+        bm25=(settings.bm25_k1, settings.bm25_b),
+        rrf_k=request.rrf_k or settings.rrf_k,
+        now_epoch=_instant(request),
         profile=context.profile or context.default,
         registry=tuple(context.registry),
+        knobs=knobs,
         text=request.text(),
         diversity=diversity,
         pool=candidate_pool(request.offset + k) if diversity > 0 else 0,

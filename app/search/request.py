@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from app.errors import BadRequest
-from app.recency import Recency
+from app.recency import Recency, recency_rule
 from app.search.filters import FILTER_RULES, FilterFields
 from app.validation import (
     Count,
@@ -177,16 +177,8 @@ SEARCH_RULES: dict[str, Any] = {
     "include_per_space_scores": "include_per_space_scores must be true or false",
     "goal": "goal must be a goal name",
     "include_purpose_alignment": "include_purpose_alignment must be true or false",
-    "recency": lambda path: _recency_rule(path),
+    "recency": recency_rule,
 }
-
-
-def _recency_rule(path: str) -> str:
-    if path.endswith(("half_life_days", "scale_days")):
-        return f"{path} must be a number of days in 1e-6..1e9"
-    if path.endswith("function"):
-        return f"{path} must be inverse, exponential, gaussian or linear"
-    return f"{path} must be an object with function and half_life_days or scale_days"
 
 
 def parse_search_request(body: bytes | dict[str, Any]) -> SearchRequest:

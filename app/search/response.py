@@ -8,11 +8,12 @@ of space weight x similarity (0 where the chunk has no vector in a space).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.search.plan import SearchPlan
 from app.search.request import SearchRequest
-from app.search.store import Ranking
+from app.search.store import RankedRow, Ranking
 from app.weights import DISPLAY_DIGITS
 
 ROW_FIELDS = (
@@ -22,16 +23,16 @@ ROW_FIELDS = (
 TOP_SPACES = 3
 
 
-def contract_row(row: dict[str, Any]) -> dict[str, Any]:
+def contract_row(row: Mapping[str, Any]) -> dict[str, Any]:
     return {name: row.get(name) for name in ROW_FIELDS}
 
 
-def per_space_scores(row: dict[str, Any], plan: SearchPlan) -> dict[str, float | None]:
+def per_space_scores(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, float | None]:
     """Cosine similarity to the query in each space searched (None: no vector there)."""
-    return dict(zip(plan.spaces, row.get("sims") or [], strict=False))
+    return dict(zip(plan.space_names, row.get("sims") or [], strict=False))
 
 
-def components(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
+def components(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, Any]:
     weights = plan.weights
     parts = {"sem": {"raw": row["sem"], "weighted": weights.w_cos * row["sem"]}}
     if weights.w_lex is not None:
@@ -42,7 +43,7 @@ def components(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
     return parts
 
 
-def explain_row(row: dict[str, Any], plan: SearchPlan) -> dict[str, Any]:
+def explain_row(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, Any]:
     contributions: list[dict[str, Any]] = [
         {
             "space_name": space,
@@ -67,7 +68,9 @@ def weights_applied(plan: SearchPlan) -> dict[str, Any]:
     return {**plan.weights.as_dict(), "space_weights": space_weights}
 
 
-def response_row(row: dict[str, Any], plan: SearchPlan, request: SearchRequest) -> dict[str, Any]:
+def response_row(
+    row: Mapping[str, Any], plan: SearchPlan, request: SearchRequest
+) -> dict[str, Any]:
     per_space = request.include_per_space_scores
     if per_space is None:
         per_space = request.explain
@@ -95,20 +98,20 @@ def metadata(plan: SearchPlan, meta: dict[str, Any], elapsed_ms: float) -> dict[
         "sql_time_ms": meta["search_time_ms"],
         "timings_ms": meta.get("timings_ms") or {},
         "collection": plan.collection,
-        "fusion": plan.options.fusion,
-        "spaces_searched": list(plan.spaces),
+        "fusion": plan.fusion,
+        "spaces_searched": list(plan.space_names),
         "space_weights": dict(plan.space_weights),
         "profile_used": {"name": profile.name, "version": profile.version},
         "weights_applied": weights_applied(plan),
         "offset": plan.offset,
-        "max_per_source": plan.options.max_per_source,
+        "max_per_source": plan.max_per_source,
         "diversity_factor": plan.diversity,
         "low_confidence_retry": plan.retry is not None,
     }
 
 
 def search_response(
-    request: SearchRequest, plan: SearchPlan, ranking: Ranking, page: list[dict[str, Any]],
+    request: SearchRequest, plan: SearchPlan, ranking: Ranking, page: list[RankedRow],
     elapsed_ms: float,
 ) -> dict[str, Any]:  # fmt: skip
     response: dict[str, Any] = {

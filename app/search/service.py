@@ -1,10 +1,18 @@
-"""Weighted search, end to end: request -> plan -> ranking (in PostgreSQL) -> response.
+"""Weighted search, end to end: one pipeline that search, explain and the MCP tools run.
 
-With ``profile: auto`` and both keywords and vectors in play, the balance comes from the
-query's own evidence (app/search/auto.py). Two stages may follow the ranking: a
-low-confidence retry (where a query class's balance was used and the best row answers the
-query poorly, once more with the ``general`` balance and a deeper HNSW candidate list) and
-diversity re-ranking (``diversity_factor``, app/search/diversity.py).
+    plan      the request validated and planned once (app/search/plan.py); with
+              ``profile: auto`` and a balance left open, the balance the query's evidence
+              chose (app/search/auto.py), ranked while choosing it
+    rank      api.topk in PostgreSQL
+    retry     where a query class's balance was used and the best row answers the query
+              poorly: once more with the ``general`` balance and a deeper HNSW candidate
+              list (the plan that answers is the retry's)
+    diversity maximal marginal relevance over a larger pool (``diversity_factor``,
+              app/search/diversity.py)
+    page      the rows from ``offset`` on
+
+``run_search`` returns every stage's outcome, so that an explanation reads the plan and
+the rows the search returned.
 """
 
 from __future__ import annotations
@@ -21,18 +29,19 @@ from app.embedders import embed_query
 from app.search.auto import decides_balance, evidence_search
 from app.search.context import load_context
 from app.search.diversity import diversify
+from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
 from app.search.plan import SearchContext, SearchPlan, build_plan, query_classification
 from app.search.purpose import add_purpose_alignment
 from app.search.request import SearchRequest
 from app.search.response import search_response
-from app.search.store import Ranking, rank
+from app.search.store import RankedRow, Ranking, rank
 from app.settings import Settings
 from app.weights import BlendWeights
 
 MAX_EF_SEARCH = 1000
 
 
-def relevance(row: dict[str, Any], weights: BlendWeights) -> float:
+def relevance(row: RankedRow, weights: BlendWeights) -> float:
     """The part of a row's score that says how well it answers the query (0..1)."""
     total = weights.w_cos + weights.lex
     if total <= 0:
@@ -40,7 +49,7 @@ def relevance(row: dict[str, Any], weights: BlendWeights) -> float:
     return (weights.w_cos * (row.get("sem") or 0.0) + weights.lex * (row.get("lex") or 0.0)) / total
 
 
-def _low_confidence(plan: SearchPlan, rows: list[dict[str, Any]], floor: float) -> bool:
+def _low_confidence(plan: SearchPlan, rows: list[RankedRow], floor: float) -> bool:
     """A classified query whose best row answers it poorly (class general excepted: the
     retry would ask the same question again)."""
     if plan.classification is None or plan.classification.query_class == GENERAL:
@@ -48,29 +57,46 @@ def _low_confidence(plan: SearchPlan, rows: list[dict[str, Any]], floor: float) 
     return not rows or relevance(rows[0], plan.weights) < floor
 
 
-def _general_plan(
-    request: SearchRequest, settings: Settings, context: SearchContext, first: SearchPlan,
-    first_rows: list[dict[str, Any]], text_vector: np.ndarray | None,
-) -> SearchPlan:  # fmt: skip
-    """The same request with the general balance and a deeper HNSW candidate list."""
-    assert first.classification is not None
-    general = of_class(GENERAL, first.classification.confidence, "low-confidence retry")
-    plan = build_plan(request, settings, context, text_vector, general)
-    ef_search = min(MAX_EF_SEARCH, 4 * plan.options.ef_search)
-    best = relevance(first_rows[0], first.weights) if first_rows else None
-    return replace(
-        plan,
-        classification=first.classification,
-        options=replace(plan.options, ef_search=ef_search),
-        retry={
-            "reason": f"best relevance {best if best is None else round(best, 4)} is under "
-            f"RAG_LOW_CONFIDENCE_SCORE ({settings.low_confidence_score})",
-            "first_weights": first.weights.as_dict(),
-            "first_best_relevance": best,
-            "class_used": GENERAL,
-            "ef_search": ef_search,
-        },
-    )
+@dataclass(frozen=True)
+class Planning:
+    """What planning needs and keeps: the settings, the context, the question's vector."""
+
+    request: SearchRequest
+    settings: Settings
+    context: SearchContext
+    text_vector: np.ndarray | None
+    knobs: EngineKnobs
+
+    def plan(self, share: float | None = None) -> SearchPlan:
+        """The plan; with ``share``, auto's class with that vector share."""
+        classification = query_classification(self.request)
+        if classification is not None and share is not None:
+            classification = replace(classification, vector_share=share)
+        return build_plan(self.request, self.settings, self.context, self.text_vector,
+                          classification, self.knobs)  # fmt: skip
+
+    def general(self, first: SearchPlan, first_rows: list[RankedRow]) -> SearchPlan:
+        """The same request with the general balance and a deeper HNSW candidate list."""
+        assert first.classification is not None
+        general = of_class(GENERAL, first.classification.confidence, "low-confidence retry")
+        plan = build_plan(self.request, self.settings, self.context, self.text_vector, general,
+                          self.knobs)  # fmt: skip
+        ef_search = min(MAX_EF_SEARCH, 4 * plan.ef_search)
+        best = relevance(first_rows[0], first.weights) if first_rows else None
+        floor = self.settings.low_confidence_score
+        return replace(
+            plan,
+            classification=first.classification,
+            ef_search=ef_search,
+            retry={
+                "reason": f"best relevance {best if best is None else round(best, 4)} is "
+                f"under RAG_LOW_CONFIDENCE_SCORE ({floor})",
+                "first_weights": first.weights.as_dict(),
+                "first_best_relevance": best,
+                "class_used": GENERAL,
+                "ef_search": ef_search,
+            },
+        )
 
 
 async def query_text_vector(request: SearchRequest, settings: Settings) -> np.ndarray | None:
@@ -82,52 +108,56 @@ async def query_text_vector(request: SearchRequest, settings: Settings) -> np.nd
 
 
 @dataclass(frozen=True)
-class PlannedSearch:
+class SearchOutcome:
+    """A search's stages: the plan the rows came from, its ranking, and the page."""
+
     plan: SearchPlan
-    context: SearchContext
-    text_vector: np.ndarray | None
-    ranking: Ranking | None  # already ranked while auto read the evidence
+    ranking: Ranking
+    ranked: list[RankedRow]  # after diversity (from the plan's first row)
+    page: list[RankedRow]
+    elapsed_ms: float
 
 
-async def plan_search(
-    conn: AsyncConnection, request: SearchRequest, settings: Settings
-) -> PlannedSearch:
-    """The request's plan; with ``profile: auto`` and a balance left open, the balance
-    the query's evidence chose (app/search/auto.py)."""
-    context = await load_context(conn, request.profile_name())
-    classification = query_classification(request)
-    text_vector = await query_text_vector(request, settings)
-    plan = build_plan(request, settings, context, text_vector, classification)
-    if classification is None or not decides_balance(request, plan):
-        return PlannedSearch(plan, context, text_vector, None)
+async def _planned_ranking(conn: AsyncConnection, planning: Planning) -> tuple[SearchPlan, Ranking]:
+    plan = planning.plan()
+    if not decides_balance(planning.request, plan):
+        return plan, await rank(conn, plan)
+    return await evidence_search(conn, planning.plan, planning.settings.hybrid_vector_weight)
 
-    def plan_with(share: float) -> SearchPlan:
-        chosen = replace(classification, vector_share=share)
-        return build_plan(request, settings, context, text_vector, chosen)
 
-    plan, ranking = await evidence_search(conn, plan_with, settings.hybrid_vector_weight)
-    return PlannedSearch(plan, context, text_vector, ranking)
+async def run_search(
+    conn: AsyncConnection,
+    request: SearchRequest,
+    settings: Settings,
+    knobs: EngineKnobs = DEFAULT_KNOBS,
+) -> SearchOutcome:
+    """Every stage of one search, in order."""
+    started = time.perf_counter()
+    context = await load_context(conn, request.collection, request.profile_name())
+    planning = Planning(request, settings, context, await query_text_vector(request, settings),
+                        knobs)  # fmt: skip
+    plan, ranking = await _planned_ranking(conn, planning)
+    if plan.evidence is None and _low_confidence(plan, ranking.rows,
+                                                 settings.low_confidence_score):  # fmt: skip
+        plan = planning.general(plan, ranking.rows)
+        ranking = await rank(conn, plan)
+    ranked = ranking.rows
+    if plan.diversity > 0:
+        ranked = await diversify(conn, plan, ranked, settings.default_space)
+        page = ranked[plan.offset : plan.offset + plan.k]
+    else:
+        page = ranked[: plan.k]
+    return SearchOutcome(plan, ranking, ranked, page, (time.perf_counter() - started) * 1000)
 
 
 async def search(
     conn: AsyncConnection, request: SearchRequest, settings: Settings
 ) -> dict[str, Any]:
-    started = time.perf_counter()
-    planned = await plan_search(conn, request, settings)
-    plan, ranking = planned.plan, planned.ranking
-    if ranking is None:
-        ranking = await rank(conn, plan)
-        if _low_confidence(plan, ranking.rows, settings.low_confidence_score):
-            plan = _general_plan(
-                request, settings, planned.context, plan, ranking.rows, planned.text_vector
-            )
-            ranking = await rank(conn, plan)
-    rows = ranking.rows
-    if plan.diversity > 0:
-        rows = await diversify(conn, plan, rows, settings.default_space)
-        rows = rows[plan.offset : plan.offset + plan.k]
-    page = rows[: plan.k]
-    response = search_response(request, plan, ranking, page, (time.perf_counter() - started) * 1000)
+    """``POST /api/rag/search``: the pipeline's page as the response contract says."""
+    outcome = await run_search(conn, request, settings)
+    response = search_response(request, outcome.plan, outcome.ranking, outcome.page,
+                               outcome.elapsed_ms)  # fmt: skip
     if request.include_purpose_alignment:
-        await add_purpose_alignment(conn, request, list(plan.spaces), response["rows"])
+        spaces = list(outcome.plan.space_names)
+        await add_purpose_alignment(conn, request, spaces, response["rows"])
     return response

@@ -13,8 +13,10 @@ from typing import Any
 from psycopg import AsyncConnection
 from pydantic import ConfigDict, Field
 
-from app.search.filters import FILTER_RULES, FilterFields
-from app.search.store import space_topk
+from app.errors import BadRequest
+from app.search.context import load_context
+from app.search.filters import FILTER_RULES, FilterFields, sql_filter
+from app.search.store import NearestQuery, space_topk
 from app.settings import Settings
 from app.validation import Count, UnitFloat, VectorInput, as_vector, parse_model
 
@@ -50,11 +52,21 @@ async def space_search(
 ) -> dict[str, Any]:
     started = time.perf_counter()
     vector = as_vector(request.query_embedding, "query_embedding")
-    options = {"ef_search": settings.hnsw_ef_search, "exact": request.exact}
-    result = await space_topk(
-        conn, space, vector, request.top_k, request.min_similarity, request.filters(),
-        options, request.collection,
+    context = await load_context(conn, request.collection, None)
+    info = context.space(space)
+    if vector.size != info.dims:
+        raise BadRequest(
+            "query_dimension_mismatch",
+            message=f"query_embedding has {vector.size} dimensions; space {space!r} has "
+            f"{info.dims}",
+            space=space, expected=info.dims, actual=int(vector.size),
+        )  # fmt: skip
+    query = NearestQuery(
+        info, vector, request.top_k, request.min_similarity,
+        sql_filter(context.collection_id, request.given_filters()), settings.hnsw_ef_search,
+        request.exact,
     )  # fmt: skip
+    result = await space_topk(conn, query)
     return {
         "ok": True,
         "space": space,

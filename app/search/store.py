@@ -1,18 +1,48 @@
-"""The search functions in SQL, called by name with named arguments: the one place the
-Python side talks to ``api.rag_topk_weighted`` and its companions."""
+"""The search functions in SQL, called by name: the one place the Python side talks to
+``api.topk`` and its companions. Each takes the plan as one typed value
+(app/search/sqlplan.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from pgvector import Vector
 from psycopg import AsyncConnection
-from psycopg.types.json import Jsonb
 
 from app.db.sqlfiles import queries
+from app.search.filters import SqlFilter
+from app.search.metadata import Condition
 from app.search.plan import SearchPlan
+from app.spaces import SpaceInfo
+
+
+class RankedRow(TypedDict, total=False):
+    """A ranked chunk as api.topk returns it (sql/functions/rows.sql)."""
+
+    chunk_id: str
+    doc_id: str
+    src: str
+    chunk: str
+    model: str
+    source: str
+    score: float
+    cos_dist: float | None
+    l2_dist: float | None
+    scale: float
+    days_old: float
+    created_at: str
+    sem: float
+    lex: float | None
+    rec: float
+    sig: float
+    sims: list[float | None]
+    tags: list[str]
+    metadata: dict[str, Any]
+    ranks: dict[str, int] | None
+    purpose_alignment: float | None
+    purpose_space: str
 
 
 @dataclass(frozen=True)
@@ -20,24 +50,8 @@ class Ranking:
     """What the ranking function returns: response rows (from the plan's first row on)
     and what happened (strategy, exactness, timings)."""
 
-    rows: list[dict[str, Any]]
+    rows: list[RankedRow]
     meta: dict[str, Any]
-
-
-def _arguments(plan: SearchPlan) -> dict[str, Any]:
-    return {
-        "vectors": [Vector(v) for v in plan.vectors],
-        "spaces": list(plan.spaces),
-        "space_weights": [plan.space_weights[s] for s in plan.spaces],
-        "w_cos": plan.weights.w_cos,
-        "w_rec": plan.weights.w_rec,
-        "w_sig": plan.weights.w_sig,
-        "w_lex": plan.weights.lex,
-        "filters": Jsonb(dict(plan.filters)),
-        "options": Jsonb(plan.options.as_sql(plan.rows_from)),
-        "query": plan.text if plan.weights.lex > 0 else None,
-        "collection": plan.collection,
-    }
 
 
 async def _one(conn: AsyncConnection, statement: str, arguments: dict[str, Any]) -> Any:
@@ -50,39 +64,55 @@ async def _one(conn: AsyncConnection, statement: str, arguments: dict[str, Any])
 async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     """One call of the ranking function."""
     result = await _one(
-        conn, queries("search").topk_weighted, {**_arguments(plan), "k": plan.depth}
+        conn, queries("search").topk, {"collection_id": plan.collection_id, "plan": plan.sql()}
     )
     return Ranking(rows=result["rows"], meta=result["meta"])
 
 
-async def explain_detail(conn: AsyncConnection, plan: SearchPlan, chunk_id: str) -> dict[str, Any]:
+async def explain_detail(
+    conn: AsyncConnection, plan: SearchPlan, chunk_id: str, conditions: list[Condition]
+) -> dict[str, Any]:
     """One chunk under the plan's scoring: its components, failed filters and rank."""
     detail: dict[str, Any] = await _one(
-        conn, queries("search").explain_chunk, {**_arguments(plan), "chunk_id": chunk_id}
-    )
+        conn,
+        queries("search").explain,
+        {"collection_id": plan.collection_id, "plan": plan.sql(), "chunk_id": chunk_id,
+         "labels": [c.label for c in conditions], "paths": [str(c.path) for c in conditions]},
+    )  # fmt: skip
     return detail
 
 
-async def space_topk(
-    conn: AsyncConnection, space: str, vector: np.ndarray, k: int,
-    min_similarity: float | None, filters: dict[str, Any], options: dict[str, Any],
-    collection: str,
-) -> dict[str, Any]:  # fmt: skip
+@dataclass(frozen=True)
+class NearestQuery:
+    """A plain nearest-neighbour query of one space."""
+
+    space: SpaceInfo
+    vector: np.ndarray
+    k: int
+    min_similarity: float | None
+    filter: SqlFilter
+    ef_search: int
+    exact: bool
+
+
+async def space_topk(conn: AsyncConnection, query: NearestQuery) -> dict[str, Any]:
     result: dict[str, Any] = await _one(
         conn,
         queries("search").space_topk,
-        {"space": space, "vector": Vector(vector), "k": k, "min_similarity": min_similarity,
-         "filters": Jsonb(filters), "options": Jsonb(options), "collection": collection},
+        {"collection_id": query.filter.collection_id, "space_id": query.space.id,
+         "vector": Vector(query.vector), "k": query.k, "min_similarity": query.min_similarity,
+         "filter": query.filter, "filtered": query.filter.filtered,
+         "ef_search": query.ef_search, "exact": query.exact},
     )  # fmt: skip
     return result
 
 
 async def chunk_vectors(
-    conn: AsyncConnection, space: str, chunk_ids: list[str], collection: str
+    conn: AsyncConnection, space: str, chunk_ids: list[str], collection_id: int
 ) -> dict[str, np.ndarray]:
     """The vectors of some chunks in one space (chunks with none there are left out)."""
     cursor = await conn.execute(
         queries("search").chunk_vectors,
-        {"space": space, "chunk_ids": chunk_ids, "collection": collection},
+        {"space": space, "chunk_ids": chunk_ids, "collection_id": collection_id},
     )
     return {chunk_id: vector.to_numpy() for chunk_id, vector in await cursor.fetchall()}

@@ -24,6 +24,6 @@ ORDER BY t.chunks DESC, t.tag LIMIT %s;
 
 -- name: refresh_statistics
 -- ANALYZE the collection's partitions if writes moved its chunk count enough (see
--- sql/functions/013_statistics.sql); no row when the collection is gone.
+-- sql/functions/statistics.sql); no row when the collection is gone.
 SELECT api.refresh_statistics(id, %(min_change)s, %(ratio)s) AS analyzed
 FROM rag.collections WHERE name = %(name)s;

@@ -2,6 +2,9 @@
 INSERT INTO rag.installed_functions (digest) VALUES (%s)
 ON CONFLICT (singleton) DO UPDATE SET digest = excluded.digest, applied_at = now();
 
+-- name: functions_digest
+SELECT digest FROM rag.installed_functions;
+
 -- name: readiness
 SELECT
     (SELECT version_num FROM alembic_version LIMIT 1) AS revision,

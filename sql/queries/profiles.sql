@@ -53,9 +53,10 @@ SELECT name, 1, %(w_rec)s, %(w_sig)s, %(w_lex)s,
 FROM created;
 
 -- name: search_context
--- Everything a search needs besides its vectors: the default profile, the requested
--- one (if any), and the registered spaces in registry order.
+-- Everything a search needs besides its vectors: its collection's id, the default
+-- profile, the requested one (if any), and the registered spaces in registry order.
 SELECT
+    (SELECT id FROM rag.collections WHERE name = %(collection)s) AS collection_id,
     (SELECT jsonb_agg(jsonb_build_object(
                 'name', p.name, 'version', p.version, 'builtin', p.builtin,
                 'w_cos', v.w_cos, 'w_rec', v.w_rec, 'w_sig', v.w_sig, 'w_lex', v.w_lex,
@@ -63,7 +64,7 @@ SELECT
                 'space_weights', v.space_weights, 'recency', v.recency))
      FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
      WHERE p.name = ANY(%(names)s::text[])) AS profiles,
-    (SELECT jsonb_agg(jsonb_build_object('name', name, 'dims', dims) ORDER BY id)
+    (SELECT jsonb_agg(jsonb_build_object('id', id, 'name', name, 'dims', dims) ORDER BY id)
      FROM rag.spaces) AS spaces;
 
 -- name: profile_names

@@ -57,7 +57,7 @@ BEGIN
     END IF;
     IF f.src_like IS NOT NULL OR f.created_after IS NOT NULL OR f.created_before IS NOT NULL
        OR f.metadata IS NOT NULL THEN
-        SELECT count(*) FILTER (WHERE api.passes(f, c.doc_id, c.src, c.tags, c.created_at, c.meta)),
+        SELECT count(*) FILTER (WHERE api.passes(f, c)),
                count(*)
         INTO v_matched, v_sampled
         FROM rag.chunks c TABLESAMPLE SYSTEM (least(100, 100.0 * v_sample_rows / greatest(p_total, 1)))

@@ -1,5 +1,5 @@
 -- The response rows of a ranking: each chunk with its score and every component, computed
--- by the ranking rule's own functions (020_score.sql), best first. As json, not jsonb:
+-- by the ranking rule's own functions (score.sql), best first. As json, not jsonb:
 -- numbers go out as float8 text, without a conversion to numeric each.
 --
 -- A row: chunk_id, doc_id, src, title, chunk, model, score, cos_dist and l2_dist (in the first

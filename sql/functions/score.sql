@@ -4,7 +4,7 @@
 --   score = w_cos * sem + w_lex * lex + w_rec * rec + w_sig * sig
 --   sem   = sum over the plan's spaces i of space_weights[i] * (1 - cosine distance)
 --           (a chunk with no vector in a space contributes 0 for that space)
---   lex   = normalised BM25 of the query text (025_lexical.sql); 0 without a query term
+--   lex   = normalised BM25 of the query text (lexical.sql); 0 without a query term
 --   rec   = api.recency(function, scale, now, created_at), in [0, 1]
 --   sig   = rag.chunks.signal, in [0, 1]
 --

@@ -10,7 +10,7 @@
 -- HNSW index the planner uses without any expression matching. Signals and other chunk
 -- attributes live in rag.chunks, so updating them never touches a vector or an index.
 -- Each space also gets functions of its own with its table and dimensions written in
--- (sql/functions/015_space_functions.sql), so that its searches run from cached plans.
+-- (sql/functions/space_functions.sql), so that its searches run from cached plans.
 
 CREATE FUNCTION api.vector_table(p_space_id integer)
 RETURNS text

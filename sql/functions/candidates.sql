@@ -1,4 +1,4 @@
--- What the threshold search (032_threshold.sql) reads and scores: the static region as
+-- What the threshold search (threshold.sql) reads and scores: the static region as
 -- boxes and its chunks, the seeds, the walk of the only weighted space read on as the
 -- search deepens, and the scoring of chunk ids.
 
@@ -82,7 +82,7 @@ BEGIN
           WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
             -- the box read stays index-only; a filter looks each chunk up by its key
             AND (NOT p.filtered
-                 OR (SELECT api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+                 OR (SELECT api.passes(v_filter, c)
                      FROM rag.chunks c
                      WHERE c.id = r.id AND c.collection_id = p.collection_id))
           LIMIT p_limit) r;
@@ -118,7 +118,7 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+                   OR api.passes(v_filter, c))
             ORDER BY c.created_at DESC LIMIT p.k);
     END IF;
     IF p.w_sig > 0 THEN
@@ -126,7 +126,7 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta))
+                   OR api.passes(v_filter, c))
             ORDER BY c.signal DESC LIMIT p.k);
     END IF;
     IF p.w_rec > 0 AND p.w_sig > 0 THEN

@@ -1,23 +1,18 @@
--- The entry point: api.rag_topk_weighted, the one function the service (and any SQL
--- client) calls for a weighted top-k.
+-- The entry points of a weighted top-k:
 --
---   p_vectors, p_spaces, p_space_weights   one query vector per searched space
---   p_k                                    how many ranked chunks (the page's end)
---   p_w_cos, p_w_rec, p_w_sig, p_w_lex     the blend weights (the caller normalises them)
---   p_filters                              doc_ids, src_prefix, tags_any, tags_all,
---                                          created_after, created_before, filter
---   p_options                              the knobs of api.search_defaults(), recency,
---                                          as_of, min_score, min_similarity, exact, offset
---                                          (rows are returned from that rank on)
---   p_query                                the query text (for lex)
---   p_collection                           the collection's name
+--   api.topk(p_collection, p)   the service's: a plan built and checked in Python
+--                               (app/search/plan.py), trusted; p_collection is the plan's
+--                               collection, as an argument of its own so that a
+--                               distributed database can route the call by it;
+--   api.rag_topk_weighted(...)  a SQL client's: its arguments checked and planned by
+--                               api.search_plan (search_plan.sql), then api.topk.
 --
--- Returns {"rows": [...] (038_rows.sql), "meta": {strategy, strategy_reason, exact,
+-- Both return {"rows": [...] (rows.sql), "meta": {strategy, strategy_reason, exact,
 -- approximate_streams, fell_back, depth, rounds, candidates_scanned, keyword_matches,
 -- filtered_rows, search_time_ms, timings_ms}}. "exact" is true only when the rows are
 -- guaranteed to be the full scan's: strategy scan, or a threshold search that trusted no
 -- index order (no semantic part); otherwise "approximate_streams" names the spaces whose
--- HNSW order the bound relied on.
+-- HNSW order the bound relied on. Rows start at rank p.row_from + 1.
 --
 -- Every statement inside runs from a generic plan, planned once per connection: the plans
 -- do not depend on the values (partitions are pruned when the statement starts; the
@@ -29,20 +24,8 @@ RETURNS numeric
 LANGUAGE sql VOLATILE
 AS $$ SELECT round((extract(epoch FROM clock_timestamp() - p_since) * 1000)::numeric, 3) $$;
 
-CREATE FUNCTION api.rag_topk_weighted(
-    p_vectors vector[],
-    p_spaces text[],
-    p_space_weights float8[],
-    p_k integer,
-    p_w_cos float8,
-    p_w_rec float8,
-    p_w_sig float8,
-    p_filters jsonb DEFAULT '{}',
-    p_options jsonb DEFAULT '{}',
-    p_w_lex float8 DEFAULT 0,
-    p_query text DEFAULT NULL,
-    p_collection text DEFAULT 'default'
-) RETURNS json
+CREATE FUNCTION api.topk(p_collection integer, p api.search_plan)
+RETURNS json
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
 SET plan_cache_mode = 'force_generic_plan'
@@ -51,8 +34,7 @@ DECLARE
     v_started timestamptz := clock_timestamp();
     v_clock timestamptz := v_started;
     v_timings jsonb := '{}';
-    p api.search_plan;
-    v_offset integer := coalesce((p_options ->> 'offset')::integer, 0);
+    v_offset integer := p.row_from;
     v_lex record;
     v_choice record;
     v_found record;
@@ -69,8 +51,7 @@ DECLARE
     v_fell_back boolean := false;
     v_rows json;
 BEGIN
-    p := api.search_plan(p_vectors, p_spaces, p_space_weights, p_k, p_w_cos, p_w_rec, p_w_sig,
-                         p_filters, p_options, p_w_lex, p_query, p_collection);
+    p := api.with_keywords(p);
     PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
     v_timings := v_timings || jsonb_build_object('plan', api.elapsed_ms(v_clock));
     v_clock := clock_timestamp();
@@ -134,5 +115,31 @@ BEGIN
             'filtered_rows', v_filtered_rows,
             'search_time_ms', api.elapsed_ms(v_started),
             'timings_ms', v_timings));
+END
+$$;
+
+-- A SQL client's weighted top-k (the arguments are described at api.search_plan).
+CREATE FUNCTION api.rag_topk_weighted(
+    p_vectors vector[],
+    p_spaces text[],
+    p_space_weights float8[],
+    p_k integer,
+    p_w_cos float8,
+    p_w_rec float8,
+    p_w_sig float8,
+    p_filters jsonb DEFAULT '{}',
+    p_options jsonb DEFAULT '{}',
+    p_w_lex float8 DEFAULT 0,
+    p_query text DEFAULT NULL,
+    p_collection text DEFAULT 'default'
+) RETURNS json
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    p api.search_plan := api.search_plan(p_vectors, p_spaces, p_space_weights, p_k, p_w_cos,
+                                         p_w_rec, p_w_sig, p_filters, p_options, p_w_lex,
+                                         p_query, p_collection);
+BEGIN
+    RETURN api.topk(p.collection_id, p);
 END
 $$;

@@ -40,6 +40,28 @@ BEGIN
 END
 $$;
 
+-- The plan with its query's terms, their weights and the collection's average chunk
+-- length (no terms when keywords do not count).
+CREATE FUNCTION api.with_keywords(p api.search_plan)
+RETURNS api.search_plan
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_lex record;
+BEGIN
+    p.lex_terms := '{}';
+    p.lex_weights := '{}';
+    p.lex_avg_len := 1;
+    IF p.w_lex > 0 THEN
+        v_lex := api.lex_query(p.collection_id, p.query);
+        p.lex_terms := v_lex.terms;
+        p.lex_weights := v_lex.weights;
+        p.lex_avg_len := v_lex.avg_len;
+    END IF;
+    RETURN p;
+END
+$$;
+
 -- Every chunk of the plan's collection that passes its filter and holds at least one
 -- query term, with its lex, from the postings of the query's terms.
 CREATE FUNCTION api.lex_matches(p api.search_plan, OUT ids bigint[], OUT scores float8[])
@@ -74,7 +96,7 @@ BEGIN
               FROM unnest(p.lex_terms, p.lex_weights) AS q(term, w)
               JOIN rag.lex_postings l ON l.term = q.term AND l.collection_id = p.collection_id
               JOIN rag.chunks c ON c.id = l.chunk_pk AND c.collection_id = p.collection_id
-              WHERE api.passes(v_filter, c.doc_id, c.src, c.tags, c.created_at, c.meta)
+              WHERE api.passes(v_filter, c)
               GROUP BY l.chunk_pk) m;
     END IF;
 END

@@ -1,0 +1,56 @@
+-- The dispatchers of the per-space functions (space_functions.sql): api.space_<kind>(space
+-- id, the kind's parameters) calls that space's function. They are generated from the
+-- same descriptions (a CASE over the registered spaces, static calls) after every change
+-- to the registry, so that each call is planned once per connection like the functions it
+-- reaches. An unknown id raises invalid_space.
+
+-- The statement that calls function p_function with the spec's parameters and returns
+-- what it returns.
+CREATE FUNCTION api.spec_call(s api.space_function_spec, p_function text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE WHEN cardinality(s.outs) > 0
+                THEN format('SELECT * INTO %s FROM api.%I(%s); RETURN;', outs, p_function, args)
+                ELSE format('RETURN api.%I(%s);', p_function, args) END
+    FROM (SELECT array_to_string(ARRAY(SELECT split_part(a, ' ', 1) FROM unnest(s.params) a),
+                                 ', ') AS args,
+                 array_to_string(ARRAY(SELECT split_part(o, ' ', 1) FROM unnest(s.outs) o),
+                                 ', ') AS outs) names
+$$;
+
+-- One kind's dispatcher over the spaces p_ids.
+CREATE FUNCTION api.dispatcher_sql(s api.space_function_spec, p_ids integer[])
+RETURNS text
+LANGUAGE sql STABLE
+AS $$
+    SELECT format(
+        'CREATE OR REPLACE FUNCTION api.%I(p_space_id integer, %s) %s LANGUAGE plpgsql STABLE '
+        || 'AS %L', 'space_' || s.kind, api.spec_parameters(s),
+        CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
+        format(E'BEGIN\n    CASE p_space_id WHEN NULL THEN NULL;%s\n'
+               || E'    ELSE PERFORM api.raise_invalid_space(p_space_id::text);\n    END CASE;\nEND',
+               coalesce(string_agg(format(E'\n    WHEN %s THEN %s', id,
+                                          api.spec_call(s, api.space_function(id, s.kind))),
+                                   '' ORDER BY id), '')))
+    FROM unnest(p_ids) AS id
+$$;
+
+-- The dispatchers of every registered space (but p_dropped, a space being dropped).
+CREATE FUNCTION api.create_space_dispatch(p_dropped integer DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_ids integer[] := ARRAY(SELECT id FROM rag.spaces
+                             WHERE id IS DISTINCT FROM p_dropped ORDER BY id);
+    s api.space_function_spec;
+BEGIN
+    FOR s IN SELECT * FROM api.space_function_specs() LOOP
+        EXECUTE api.dispatcher_sql(s, v_ids);
+    END LOOP;
+END
+$$;
+
+SELECT api.create_space_functions(id) FROM rag.spaces ORDER BY id;
+SELECT api.create_space_dispatch();
