@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -20,7 +20,10 @@ from app.db.pool import configure_connection
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import IngestRules, prepare_document
 from app.ingest.store import load_spaces, store_documents
+from app.recency import recency_value
 from app.search.filters import json_filter
+from app.search.metadata import BY_NAME as OPERATORS
+from app.search.metadata import key_values
 
 AS_OF = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TAGS = ["alpha", "beta", "gamma", "delta", "eps"]
@@ -123,13 +126,8 @@ def register_spaces(url: str, spaces: dict[str, int]) -> None:
 
 
 def recency(days: float, function: str, scale: float) -> float:
-    if function == "inverse":
-        return 1.0 / (1.0 + days / scale)
-    if function == "exponential":
-        return 0.5 ** (days / scale)
-    if function == "gaussian":
-        return 0.5 ** ((days / scale) ** 2)
-    return max(0.0, 1.0 - days / (2 * scale))
+    """The decay's value, from its registry entry (app/recency.py)."""
+    return recency_value(days, function, scale)
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
@@ -153,11 +151,9 @@ def passes(chunk: Chunk, filters: dict[str, Any]) -> bool:
     return "filter" not in filters or metadata_matches(chunk.meta, filters["filter"])
 
 
-_MISSING = object()
-
-
 def metadata_matches(meta: dict[str, Any], condition: dict[str, Any]) -> bool:
-    """The metadata filter language (MongoDB's), evaluated in Python: every key must hold."""
+    """The metadata filter language (MongoDB's), evaluated in Python with each operator's
+    meaning from its registry entry (app/search/metadata.py): every key must hold."""
     for key, value in condition.items():
         if key in ("$and", "$or", "$nor"):
             results = [metadata_matches(meta, part) for part in value]
@@ -166,43 +162,21 @@ def metadata_matches(meta: dict[str, Any], condition: dict[str, Any]) -> bool:
         elif key == "$not":
             held = not metadata_matches(meta, value)
         else:
-            held = _key_holds(_lookup(meta, key), value)
+            found = key_values(meta, key)
+            ops = value if isinstance(value, dict) else {"$eq": value}
+            held = all(_operator_holds(found, op, operand) for op, operand in ops.items())
         if not held:
             return False
     return True
 
 
-def _lookup(meta: dict[str, Any], dotted: str) -> Any:
-    node: Any = meta
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _MISSING
-        node = node[part]
-    return node
-
-
-def _key_holds(found: Any, condition: Any) -> bool:
-    if not isinstance(condition, dict):
-        return _operator_holds(found, "$eq", condition)
-    return all(_operator_holds(found, op, operand) for op, operand in condition.items())
-
-
-def _operator_holds(found: Any, op: str, operand: Any) -> bool:
-    if op == "$exists":
-        return (found is not _MISSING) == operand
+def _operator_holds(found: Sequence[Any] | None, name: str, operand: Any) -> bool:
+    if name == "$exists":
+        return (found is not None) == operand
+    op = OPERATORS[name]
     # on an array, a comparison holds when it holds for any element
-    values = [] if found is _MISSING else found if isinstance(found, list) else [found]
-    if op in ("$ne", "$nin"):
-        return not _operator_holds(found, "$eq" if op == "$ne" else "$in", operand)
-    tests = {
-        "$eq": lambda x: x == operand,
-        "$in": lambda x: x in operand,
-        "$gt": lambda x: x > operand,
-        "$gte": lambda x: x >= operand,
-        "$lt": lambda x: x < operand,
-        "$lte": lambda x: x <= operand,
-    }
-    return any(tests[op](x) for x in values)
+    passing = any(op.holds(value, operand) for value in found or [])
+    return not passing if op.negated else passing
 
 
 def brute_force(

@@ -258,6 +258,34 @@ def test_low_confidence_retry_is_reported(client, corpus):
     assert confident["query_metadata"]["low_confidence_retry"] is False
 
 
+def test_explain_describes_the_ranking_the_retry_returned(client, corpus):
+    common = {"query": "`zebra`", "w_rec": 0, "w_sig": 0}
+    body = search(client, **common)
+    assert body["query_metadata"]["low_confidence_retry"] is True
+    r = client.post("/api/rag/explain", json={**common, "chunk_id": "h-zebra"})
+    assert r.status_code == 200, r.text
+    explained = r.json()
+    assert [row["chunk_id"] for row in explained["results"]] == ["h-zebra"]
+    assert explained["stage"] == "included"
+    assert explained["weights_applied"] == body["query_metadata"]["weights_applied"]
+    # the retry's class (general) suggests 10 rows where the first (lookup) suggested 5
+    assert explained["k"] == body["k"] == 10
+
+
+def test_explain_names_diversity_when_it_chose_other_rows(client, corpus):
+    common = {"query": "fruit", "embedding": _unit(np.ones(DIMS)), "w_rec": 0, "w_sig": 0,
+              "max_per_source": 0, "k": 3, "profile": "default"}  # fmt: skip
+    plain = [row["chunk_id"] for row in search(client, **common)["rows"]]
+    diverse = search(client, **common, diversity_factor=0.9)["rows"]
+    passed_over = next(c for c in plain if c not in {row["chunk_id"] for row in diverse})
+    r = client.post("/api/rag/explain",
+                    json={**common, "diversity_factor": 0.9, "chunk_id": passed_over})  # fmt: skip
+    assert r.status_code == 200, r.text
+    explained = r.json()
+    assert explained["stage"] == "diversity"
+    assert [row["chunk_id"] for row in explained["results"]] == [r["chunk_id"] for r in diverse]
+
+
 def test_explain_reports_the_keyword_component(client, corpus):
     body = search(client, query="cherry", embedding=_unit(np.ones(DIMS)), explain=True, k=3,
                   hybrid_vector_weight=0.5, w_rec=0.1, w_sig=0.1)  # fmt: skip

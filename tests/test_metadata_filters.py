@@ -48,6 +48,11 @@ METADATA_FILTERS: list[dict[str, Any]] = [
     {"$nor": [{"lang": "en"}, {"draft": True}]},
     {"$not": {"lang": "en"}},
     {"page": {"$lte": 4}, "lang": "en", "year": {"$gte": 2019}},  # several keys: all hold
+    # a value of another type never equals, so its negations hold (as in MongoDB)
+    {"year": {"$ne": "2021", "$gte": 2020}},
+    {"lang": {"$nin": [1, 2]}, "page": {"$lte": 2}},
+    {"$not": {"year": {"$gt": "2020"}}, "lang": "en"},
+    {"$nor": [{"page": "2"}], "draft": True},
     {"lang": {"$in": []}},  # nothing passes
 ]
 

@@ -1,5 +1,7 @@
-"""The statement the scan strategy generates (api.scan_sql) for a few request shapes,
-compared with the reviewed text in tests/golden/. A change to the statement builder shows
+"""Generated SQL compared with the reviewed text in tests/golden/: the statement the scan
+strategy writes (api.scan_sql) for a few request shapes, the SQL generated from the
+registries (decays, filters, the plan's type, the defaults), and the functions and
+dispatchers generated for a space from their descriptions. A change to a generator shows
 up here as a diff to read; after reading it, RAG_UPDATE_GOLDEN=1 rewrites the files."""
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import psycopg
 import pytest
 from pgvector.psycopg import register_vector
 
+from app.db.generated import GENERATORS, generated_sql
+from app.db.sqlfiles import load_order
 from app.search.filters import json_filter
 
 GOLDEN = Path(__file__).parent / "golden"
+ROOT = Path(__file__).parent.parent
 VECTOR = [1.0] + [0.0] * 383
 AS_OF = "2026-01-01T00:00:00+00:00"
 SHAPES = {
@@ -99,3 +104,55 @@ def test_every_function_the_scan_statement_calls_is_parallel_safe(conn, name):
         (sorted(called),),
     ).fetchall()
     assert unsafe == []
+
+
+def _golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("RAG_UPDATE_GOLDEN") == "1":
+        path.write_text(text)
+    assert path.exists(), f"no golden file {path}: run with RAG_UPDATE_GOLDEN=1, then read it"
+    assert text == path.read_text()
+
+
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_the_sql_generated_from_each_registry_is_the_reviewed_one(name):
+    _golden(f"generated_{name}.sql", generated_sql(name).strip() + "\n")
+
+
+KINDS = "SELECT kind FROM api.space_function_specs()"
+
+
+def test_each_spaces_functions_are_the_reviewed_ones(conn):
+    (space_id,) = conn.execute(
+        "SELECT id FROM api.register_space('golden', 8, '', '', 8, 32)"
+    ).fetchone()
+    try:
+        texts = [
+            conn.execute(
+                "SELECT pg_get_functiondef(format('api.%%I', api.space_function(%s, %s))"
+                "::regproc)", (space_id, kind),
+            ).fetchone()[0].replace(f"space_{space_id}_", "space_N_").replace(
+                f"vectors_{space_id}", "vectors_N")
+            for (kind,) in conn.execute(KINDS).fetchall()
+        ]  # fmt: skip
+        _golden("space_functions.sql", "\n".join(texts))
+        dispatchers = [
+            conn.execute(
+                "SELECT pg_get_functiondef(format('api.%%I', 'space_' || %s)::regproc)", (kind,)
+            ).fetchone()[0]
+            for (kind,) in conn.execute(KINDS).fetchall()
+        ]
+        _golden("space_dispatch.sql", "\n".join(dispatchers).replace(
+            f"WHEN {space_id} THEN", "WHEN N THEN").replace(f"space_{space_id}_", "space_N_"))
+    finally:
+        conn.execute("SELECT api.drop_space('golden')")
+
+
+def test_every_function_file_is_applied_once_in_the_load_order():
+    listed = [entry for entry in load_order() if not entry.startswith("@")]
+    files = sorted(path.name for path in (ROOT / "sql" / "functions").glob("*.sql"))
+    assert sorted(listed) == files
+    assert len(set(listed)) == len(listed)
+    assert listed[0] == "reset.sql"
+    generated = [entry[1:] for entry in load_order() if entry.startswith("@")]
+    assert sorted(generated) == sorted(GENERATORS)

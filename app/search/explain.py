@@ -72,7 +72,7 @@ def stage(
     if request.min_score is not None and detail["score"] < request.min_score:
         return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
                 "short_by": request.min_score - detail["score"]}  # fmt: skip
-    if outcome.plan.diversity > 0 and request.chunk_id in _ids(outcome.ranked):
+    if outcome.plan.diversity > 0 and request.chunk_id in _ids(outcome.ranking.rows):
         return {"stage": "diversity", "diversity_factor": outcome.plan.diversity}
     if kth is not None and detail["score"] >= kth:
         same = [row for row in rows if row["source"] == detail["source"]]

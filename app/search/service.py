@@ -113,7 +113,7 @@ class SearchOutcome:
 
     plan: SearchPlan
     ranking: Ranking
-    ranked: list[RankedRow]  # after diversity (from the plan's first row)
+    ranked: list[RankedRow]  # after diversity: the pages up to this one
     page: list[RankedRow]
     elapsed_ms: float
 

@@ -1,0 +1,71 @@
+CREATE OR REPLACE FUNCTION api.space_nearest(p_space_id integer, p_q vector, p_depth integer, p_filter api.search_filter, p_filtered boolean, OUT ids bigint[], OUT sims double precision[], OUT far double precision)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN SELECT * INTO ids, sims, far FROM api.space_1_nearest(p_q, p_depth, p_filter, p_filtered); RETURN;
+    WHEN N THEN SELECT * INTO ids, sims, far FROM api.space_N_nearest(p_q, p_depth, p_filter, p_filtered); RETURN;
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$
+
+CREATE OR REPLACE FUNCTION api.space_walk(p_space_id integer, p api.search_plan, p_space integer)
+ RETURNS refcursor
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN RETURN api.space_1_walk(p, p_space);
+    WHEN N THEN RETURN api.space_N_walk(p, p_space);
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$
+
+CREATE OR REPLACE FUNCTION api.space_region(p_space_id integer, p api.search_plan, p_space integer, p_boxes box[], p_sigma double precision, p_theta double precision, p_lex_ids bigint[], p_lex_scores double precision[], p_limit integer, OUT ids bigint[], OUT sims double precision[], OUT region integer)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN SELECT * INTO ids, sims, region FROM api.space_1_region(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;
+    WHEN N THEN SELECT * INTO ids, sims, region FROM api.space_N_region(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$
+
+CREATE OR REPLACE FUNCTION api.space_score(p_space_id integer, p api.search_plan, p_space integer, p_ids bigint[], p_known_ids bigint[], p_known_sims double precision[], p_lex_ids bigint[], p_lex_scores double precision[], OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores double precision[])
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.space_1_score(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;
+    WHEN N THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.space_N_score(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$
+
+CREATE OR REPLACE FUNCTION api.space_sims(p_space_id integer, p_q vector, p_collection integer, p_ids bigint[], p_known_ids bigint[] DEFAULT '{}'::bigint[], p_known_sims double precision[] DEFAULT '{}'::double precision[])
+ RETURNS double precision[]
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN RETURN api.space_1_sims(p_q, p_collection, p_ids, p_known_ids, p_known_sims);
+    WHEN N THEN RETURN api.space_N_sims(p_q, p_collection, p_ids, p_known_ids, p_known_sims);
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$
+
+CREATE OR REPLACE FUNCTION api.space_measures(p_space_id integer, p_q vector, p_collection integer, p_ids bigint[], OUT sims double precision[], OUT l2 double precision[])
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+AS $function$BEGIN
+    CASE p_space_id WHEN NULL THEN NULL;
+    WHEN 1 THEN SELECT * INTO sims, l2 FROM api.space_1_measures(p_q, p_collection, p_ids); RETURN;
+    WHEN N THEN SELECT * INTO sims, l2 FROM api.space_N_measures(p_q, p_collection, p_ids); RETURN;
+    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    END CASE;
+END$function$

@@ -1,0 +1,162 @@
+CREATE OR REPLACE FUNCTION api.space_N_nearest(p_q vector, p_depth integer, p_filter api.search_filter, p_filtered boolean, OUT ids bigint[], OUT sims double precision[], OUT far double precision)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_sort TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET enable_seqscan TO 'off'
+AS $function$
+DECLARE
+    v_qh halfvec(8) := l2_normalize(p_q)::halfvec(8);
+BEGIN
+    SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
+           coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+    INTO ids, sims, far
+    FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
+                 v.dist, row_number() OVER () AS rank
+          FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
+                WHERE v.collection_id = (p_filter).collection_id
+                  -- a subquery per vector the walk returns: one primary-key lookup each,
+                  -- where a join's generic plan may materialize every chunk that passes
+                  -- and compare each pair
+                  AND (NOT p_filtered
+                       OR (SELECT api.passes(p_filter, c) FROM rag.chunks c
+                           WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+                ORDER BY 3 LIMIT p_depth) v) n;
+END
+$function$
+
+CREATE OR REPLACE FUNCTION api.space_N_walk(p api.search_plan, p_space integer)
+ RETURNS refcursor
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_sort TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET enable_seqscan TO 'off'
+AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
+    v_qh halfvec(8) := l2_normalize(v_q)::halfvec(8);
+    v_filter api.search_filter := p.filter;
+    v_walk refcursor;
+BEGIN
+    OPEN v_walk NO SCROLL FOR
+        SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8, v.dist
+        FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
+              WHERE v.collection_id = p.collection_id
+                AND (NOT p.filtered  -- as in nearest
+                     OR (SELECT api.passes(v_filter, c) FROM rag.chunks c
+                         WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+              ORDER BY 3) v;
+    RETURN v_walk;
+END
+$function$
+
+CREATE OR REPLACE FUNCTION api.space_N_region(p api.search_plan, p_space integer, p_boxes box[], p_sigma double precision, p_theta double precision, p_lex_ids bigint[], p_lex_scores double precision[], p_limit integer, OUT ids bigint[], OUT sims double precision[], OUT region integer)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET enable_mergejoin TO 'off'
+AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
+    v_w float8 := p.space_weights[p_space];
+    v_ids bigint[];
+    v_created timestamptz[];
+    v_signals real[];
+BEGIN
+    ids := '{}';
+    sims := '{}';
+    SELECT * INTO v_ids, v_created, v_signals
+    FROM api.region_chunks(p, p_boxes, p_sigma, p_limit);
+    region := cardinality(v_ids);
+    IF region = 0 OR region >= p_limit THEN
+        RETURN;
+    END IF;
+    -- their whole scores, keeping those that reach theta (a chunk on a box edge may come
+    -- twice: the caller keeps one)
+    SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.sim), '{}')
+    INTO ids, sims
+    FROM (SELECT r.id, v.sim, r.created_at, r.signal
+          FROM unnest(v_ids, v_created, v_signals) AS r(id, created_at, signal)
+          LEFT JOIN (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim
+                     FROM rag.vectors_N v
+                     WHERE v.chunk_pk = ANY (v_ids)
+                       AND v.collection_id = p.collection_id) v ON v.chunk_pk = r.id
+          OFFSET 0) x
+    LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = x.id
+    WHERE api.score(p, v_w * coalesce(x.sim, 0), lx.lex, x.created_at, x.signal) >= p_theta;
+END
+$function$
+
+CREATE OR REPLACE FUNCTION api.space_N_score(p api.search_plan, p_space integer, p_ids bigint[], p_known_ids bigint[], p_known_sims double precision[], p_lex_ids bigint[], p_lex_scores double precision[], OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores double precision[])
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET enable_mergejoin TO 'off'
+AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
+    v_w float8 := p.space_weights[p_space];
+BEGIN
+    SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
+           coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
+    INTO ids, chunk_ids, sources, scores
+    FROM (SELECT s.id, s.chunk_id, s.source,
+                 api.eligible_score(p, s.score, s.sem, s.matched) AS score
+          FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
+                       api.score(p, m.sem, lx.lex, c.created_at, c.signal) AS score,
+                       m.sem, lx.id IS NOT NULL AS matched
+                FROM unnest(p_ids) AS u(id)
+                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+                CROSS JOIN LATERAL (
+                    SELECT v_w * coalesce(k.sim, (
+                        SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.vectors_N v
+                        WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id),
+                        0) AS sem) m
+                LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+                OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
+END
+$function$
+
+CREATE OR REPLACE FUNCTION api.space_N_sims(p_q vector, p_collection integer, p_ids bigint[], p_known_ids bigint[] DEFAULT '{}'::bigint[], p_known_sims double precision[] DEFAULT '{}'::double precision[])
+ RETURNS double precision[]
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_mergejoin TO 'off'
+ SET enable_seqscan TO 'off'
+AS $function$
+BEGIN
+    IF coalesce(cardinality(p_ids), 0) = 0 THEN
+        RETURN '{}';
+    END IF;
+    RETURN ARRAY(
+        SELECT coalesce(k.sim, (SELECT (1 - (v.embedding <=> p_q))::float8 FROM rag.vectors_N v
+                                WHERE v.chunk_pk = u.id AND v.collection_id = p_collection))
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+        LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+        ORDER BY u.n);
+END
+$function$
+
+CREATE OR REPLACE FUNCTION api.space_N_measures(p_q vector, p_collection integer, p_ids bigint[], OUT sims double precision[], OUT l2 double precision[])
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_hashjoin TO 'off'
+ SET enable_mergejoin TO 'off'
+ SET enable_seqscan TO 'off'
+AS $function$
+BEGIN
+    SELECT array_agg((1 - (v.embedding <=> p_q))::float8 ORDER BY u.n),
+           array_agg((v.embedding <-> p_q)::float8 ORDER BY u.n)
+    INTO sims, l2
+    FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+    LEFT JOIN rag.vectors_N v ON v.chunk_pk = u.id AND v.collection_id = p_collection;
+END
+$function$
