@@ -142,8 +142,12 @@ def test_each_spaces_functions_are_the_reviewed_ones(conn):
             ).fetchone()[0]
             for (kind,) in conn.execute(KINDS).fetchall()
         ]
-        _golden("space_dispatch.sql", "\n".join(dispatchers).replace(
-            f"WHEN {space_id} THEN", "WHEN N THEN").replace(f"space_{space_id}_", "space_N_"))
+        _golden(
+            "space_dispatch.sql",
+            "\n".join(dispatchers)
+            .replace(f"WHEN {space_id} THEN", "WHEN N THEN")
+            .replace(f"space_{space_id}_", "space_N_"),
+        )
     finally:
         conn.execute("SELECT api.drop_space('golden')")
 
