@@ -70,6 +70,16 @@ class Conflict(RagError):
     status = 409
 
 
+class ClientClosedRequest(RagError):
+    """The client closed the connection before its request body was read (nginx's 499):
+    nothing was done, and nobody reads the answer."""
+
+    status = 499
+
+    def __init__(self) -> None:
+        super().__init__("the client closed the connection before its request was read")
+
+
 class PayloadTooLarge(RagError):
     """The request body is larger than RAG_MAX_BODY_BYTES."""
 

@@ -124,6 +124,8 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     log_format: Literal["text", "json"] = "text"
     access_log: bool = True
+    header_timeout: float = Field(default=10.0, gt=0, le=3600)
+    body_timeout: float = Field(default=30.0, gt=0, le=3600)
     slow_search_ms: float = Field(default=1000.0, gt=0)
     metrics_public: bool = False
     demo: bool = False

@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 from fastapi import Header, Request
 from psycopg import AsyncConnection
+from starlette.requests import ClientDisconnect
 
 from app.auth import Access, Scope, check_access
 from app.db.replicas import PRIMARY, ReplicaSet
-from app.errors import BadRequest, PayloadTooLarge, UnsupportedMediaType
+from app.errors import BadRequest, ClientClosedRequest, PayloadTooLarge, UnsupportedMediaType
 from app.settings import Settings
 
 
@@ -87,11 +88,14 @@ async def body_bytes(request: Request) -> bytes:
         raise too_large
     parts: list[bytes] = []
     size = 0
-    async for part in request.stream():
-        size += len(part)
-        if size > limit:
-            raise too_large
-        parts.append(part)
+    try:
+        async for part in request.stream():
+            size += len(part)
+            if size > limit:
+                raise too_large
+            parts.append(part)
+    except ClientDisconnect:  # gone mid-body, or dropped for stalling (app/api/protocol.py)
+        raise ClientClosedRequest() from None
     return b"".join(parts)
 
 
