@@ -114,13 +114,6 @@ def unit_weight_rule(name: str) -> str:
 BLEND_WEIGHT_RULES = {name: unit_weight_rule(name) for name in BLEND_WEIGHT_NAMES}
 
 
-def _check_unit(name: str, value: float) -> float:
-    valid = not isinstance(value, bool) and isinstance(value, int | float)
-    if not valid or not math.isfinite(value) or not 0 <= value <= 1:
-        raise BadRequest(unit_weight_rule(name), field=name)
-    return float(value)
-
-
 def _relevance(
     cos: float | None, lex: float | None, rec: float, sig: float, share: float, parts: QueryParts
 ) -> tuple[float, float]:
@@ -147,13 +140,11 @@ def blend_weights(
     vector_share: float = 1.0,
     parts: QueryParts = QueryParts(),
 ) -> BlendWeights:
-    """Apply the blend-weight rule (see the module docstring)."""
-    rec = _check_unit("w_rec", default_w_rec if w_rec is None else w_rec)
-    sig = _check_unit("w_sig", default_w_sig if w_sig is None else w_sig)
-    cos = None if w_cos is None else _check_unit("w_cos", w_cos)
-    lex = None if w_lex is None else _check_unit("w_lex", w_lex)
-    share = _check_unit("hybrid_vector_weight", vector_share)
-    cos, lex = _relevance(cos, lex, rec, sig, share, parts)
+    """Apply the blend-weight rule (see the module docstring). The weights come from
+    validated requests, profiles and settings: each is a finite number in [0, 1]."""
+    rec = default_w_rec if w_rec is None else w_rec
+    sig = default_w_sig if w_sig is None else w_sig
+    cos, lex = _relevance(w_cos, w_lex, rec, sig, vector_share, parts)
     if not parts.semantic:
         cos = 0.0
     total = cos + lex + rec + sig
@@ -176,24 +167,17 @@ def _normalised(raw: Mapping[str, float], spaces: Sequence[str]) -> dict[str, fl
 def space_weights(
     query_spaces: Sequence[str], given: Mapping[str, float] | None
 ) -> dict[str, float]:
-    """Weights a request gives for the spaces it searches, summing to 1."""
+    """Weights a request gives for the spaces it searches (each validated: finite and
+    >= 0), summing to 1."""
     if not query_spaces:
         return {}
     if not given:
         return {space: 1.0 / len(query_spaces) for space in query_spaces}
-    for space, value in given.items():
+    for space in given:
         if space not in query_spaces:
             raise BadRequest(
                 f"space_weights.{space}: the query has no vector for space {space!r}",
                 field="space_weights",
-            )
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BadRequest(
-                f"space_weights.{space} must be a finite number >= 0", field="space_weights"
-            )
-        if not math.isfinite(value) or value < 0:
-            raise BadRequest(
-                f"space_weights.{space} must be a finite number >= 0", field="space_weights"
             )
     if sum(float(given.get(space, 0.0)) for space in query_spaces) <= 0:
         raise BadRequest(

@@ -28,7 +28,6 @@ import httpx
 import psycopg
 import pytest
 
-from app.db.migrate import prepare_database
 from app.settings import Settings
 
 WRITE_KEY = os.environ.get("RAG_TEST_WRITE_KEY", "test-write-key")
@@ -92,6 +91,8 @@ def pg() -> Iterator[PgServer]:
 
 @pytest.fixture(scope="session")
 def template_db(pg: PgServer) -> str:
+    from app.db.migrate import prepare_database  # alembic: not for the unit tier
+
     with psycopg.connect(pg.admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{TEMPLATE}"')
         conn.execute(f'CREATE DATABASE "{TEMPLATE}"')
@@ -215,3 +216,25 @@ def client(service: ServiceProcess) -> Iterator[httpx.Client]:
 def run_id() -> str:
     """A prefix unique to one test, so tests can share a service without interfering."""
     return f"t{uuid.uuid4().hex[:8]}"
+
+
+DATABASE_FIXTURES = {"pg", "template_db", "db_url", "service", "client", "conn"}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``pytest -m unit`` reads only the modules that hold unit tests (importing the rest,
+    with their browsers and fuzzers, would take longer than running every unit test)."""
+    if config.option.markexpr != "unit" or collection_path.suffix != ".py":
+        return None
+    name = collection_path.name
+    if not name.startswith("test_"):
+        return None
+    return "mark.unit" not in collection_path.read_text(encoding="utf-8")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A unit test uses no database and starts no service."""
+    for item in items:
+        used = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("unit") and used:
+            raise pytest.UsageError(f"{item.nodeid} is marked unit but uses {sorted(used)}")

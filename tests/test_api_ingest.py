@@ -395,6 +395,7 @@ def test_concurrent_writers_of_one_collection_all_succeed(client, run_id):
     assert tags == [{"tag": "shared", "chunks": 120}]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "error", [psycopg.errors.DeadlockDetected("x"), psycopg.errors.SerializationFailure("x")]
 )

@@ -7,6 +7,8 @@ import pytest
 from app.search.auto import RULE
 from app.search.evidence import EVIDENCE_ROWS, Evidence, EvidenceRule, evidence_of
 
+pytestmark = pytest.mark.unit
+
 
 def test_peaks_are_the_best_score_above_the_mean_of_the_top_rows():
     rows = [{"sem": 0.6, "lex": 1.0}, {"sem": 0.5, "lex": 0.0}, {"sem": 0.4, "lex": None}]

@@ -14,6 +14,8 @@ from app.mcp.rerank import _scores, _unit, blend, stage_weights
 from app.search.diversity import mmr_order, unit_rows
 from app.settings import Settings
 
+pytestmark = pytest.mark.unit
+
 E = np.eye(3)
 
 

@@ -114,6 +114,7 @@ def _golden(name: str, text: str) -> None:
     assert text == path.read_text()
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_the_sql_generated_from_each_registry_is_the_reviewed_one(name):
     _golden(f"generated_{name}.sql", generated_sql(name).strip() + "\n")
@@ -152,6 +153,7 @@ def test_each_spaces_functions_are_the_reviewed_ones(conn):
         conn.execute("SELECT api.drop_space('golden')")
 
 
+@pytest.mark.unit
 def test_every_function_file_is_applied_once_in_the_load_order():
     listed = [entry for entry in load_order() if not entry.startswith("@")]
     files = sorted(path.name for path in (ROOT / "sql" / "functions").glob("*.sql"))

@@ -9,6 +9,8 @@ import pytest
 from app.errors import BadRequest
 from app.weights import blend_weights, space_weights
 
+pytestmark = pytest.mark.unit
+
 DEFAULTS = {"default_w_rec": 0.1, "default_w_sig": 0.1}
 
 
@@ -44,11 +46,6 @@ def test_defaults_come_from_settings():
 @pytest.mark.parametrize(
     ("w_rec", "w_sig", "w_cos", "message"),
     [
-        (1.5, 0.1, None, "w_rec must be a finite number in [0,1]"),
-        (-0.1, 0.1, None, "w_rec must be a finite number in [0,1]"),
-        (0.1, float("nan"), None, "w_sig must be a finite number in [0,1]"),
-        (0.1, float("inf"), None, "w_sig must be a finite number in [0,1]"),
-        (0.1, 0.1, 2.0, "w_cos must be a finite number in [0,1]"),
         (0.0, 0.0, 0.0, "weights must not all be 0 (w_cos, w_rec, w_sig)"),
     ],
 )
@@ -75,8 +72,6 @@ def test_space_weight_table(spaces, given, expected):
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ({"a": -1}, "space_weights.a must be a finite number >= 0"),
-        ({"a": float("nan")}, "space_weights.a must be a finite number >= 0"),
         ({"a": 0, "b": 0}, "space_weights must give a weight > 0 to at least one space"),
         ({"zzz": 1}, "space_weights.zzz: the query has no vector for space 'zzz'"),
     ],

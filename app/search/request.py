@@ -71,7 +71,7 @@ class SearchRequest(FilterFields):
     )
     w_rec: UnitFloat | None = Field(default=None, description="Recency weight in [0,1].")
     w_sig: UnitFloat | None = Field(default=None, description="Signal weight in [0,1].")
-    space_weights: dict[Name, FiniteFloat] | None = Field(
+    space_weights: dict[Name, Annotated[FiniteFloat, Field(ge=0)]] | None = Field(
         default=None, description="Weight per query space; normalised; equal when omitted."
     )
     recency: Recency | None = None
