@@ -138,3 +138,14 @@ def test_retriever_with_weights_filter_and_metadata(base_url, collection, client
     per_source = RagsearchRetriever(base_url=base_url, api_key=WRITE_KEY, collection=collection,
                                     k=4, max_per_source=1, w_lex=1.0, w_cos=0.0)  # fmt: skip
     assert len(per_source.invoke("kubernetes")) == 2  # two sources, one row each
+
+
+def test_without_an_embedding_texts_and_queries_go_to_the_service(base_url, collection,
+                                                                  monkeypatch, client):  # fmt: skip
+    """The path for a service that embeds documents: texts are sent alone and queries
+    as text (found here by keywords, as this service has no embedder)."""
+    monkeypatch.setattr("ragsearch_client.langchain.store.SERVER_EMBEDS_DOCUMENTS", True)
+    store = RagsearchVectorStore(base_url, WRITE_KEY, collection=collection)
+    store.add_texts(["postgres ranks chunks", "graphs of vectors"], ids=["p", "g"])
+    assert client.get_document("p", collection=collection).chunks[0].spaces == []
+    assert [doc.id for doc in store.similarity_search("vectors", k=2)] == ["g"]

@@ -22,9 +22,10 @@ from ragsearch_client.models import SearchRequest
 
 # The service does not embed documents yet: a store needs an embedding until it does.
 SERVER_EMBEDS_DOCUMENTS = False
-# Similarity search ranks by similarity alone, as LangChain's stores do; any search option
-# given to the store or to a call (weights, recency, profile, ...) changes that.
-SIMILARITY_ONLY = {"w_cos": 1.0, "w_rec": 0.0, "w_sig": 0.0, "max_per_source": 0}
+# Similarity search ranks by similarity alone, as LangChain's stores do (a text query
+# without a vector: by the service's relevance, its embedder's similarity and keywords);
+# any search option given to the store or to a call (weights, recency, ...) changes that.
+RELEVANCE_ONLY = {"w_rec": 0.0, "w_sig": 0.0, "max_per_source": 0}
 
 
 class RagsearchVectorStore(VectorStore):
@@ -157,7 +158,9 @@ class RagsearchVectorStore(VectorStore):
     def _request(
         self, vector: list[float] | None, query: str | None, k: int, options: dict[str, Any]
     ) -> SearchRequest:
-        fields: dict[str, Any] = {"collection": self.collection, "k": k, **SIMILARITY_ONLY}
+        fields: dict[str, Any] = {"collection": self.collection, "k": k, **RELEVANCE_ONLY}
+        if vector is not None:
+            fields["w_cos"] = 1.0
         fields.update(self.search_options)
         fields.update({name: value for name, value in options.items() if value is not None})
         if vector is not None:
