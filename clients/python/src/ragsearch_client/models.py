@@ -349,7 +349,7 @@ class Recency(RequestModel):
     )
     scale_days: float | None = Field(
         default=None,
-        description="Age in days at which recency is 0.5 (gaussian, linear; 1e-6 .. 1e9).",
+        description="For inverse, gaussian, linear (1e-6 .. 1e9 days).",
     )
 
 
@@ -395,9 +395,13 @@ class ExplainRequest(RequestModel):
     filter: dict[str, Any] | None = Field(
         default=None,
         description="A condition on metadata (the chunk's over its document's): {\"year\": "
-        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
-        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
-        "objects.",
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), '
+        "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
+        "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
+        "none of (or the key is missing)), $exists (true: the key is present; "
+        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
+        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        "array, a comparison holds when it holds for any element.",
     )
     embedding: list[float] | str | None = Field(
         default=None,
@@ -765,9 +769,13 @@ class PurposeSearchRequest(RequestModel):
     filter: dict[str, Any] | None = Field(
         default=None,
         description="A condition on metadata (the chunk's over its document's): {\"year\": "
-        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
-        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
-        "objects.",
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), '
+        "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
+        "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
+        "none of (or the key is missing)), $exists (true: the key is present; "
+        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
+        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        "array, a comparison holds when it holds for any element.",
     )
     goal: str | None = Field(
         default=None,
@@ -939,9 +947,13 @@ class SearchRequest(RequestModel):
     filter: dict[str, Any] | None = Field(
         default=None,
         description="A condition on metadata (the chunk's over its document's): {\"year\": "
-        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
-        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
-        "objects.",
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), '
+        "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
+        "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
+        "none of (or the key is missing)), $exists (true: the key is present; "
+        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
+        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        "array, a comparison holds when it holds for any element.",
     )
     embedding: list[float] | str | None = Field(
         default=None,
@@ -1301,9 +1313,13 @@ class SpaceSearchRequest(RequestModel):
     filter: dict[str, Any] | None = Field(
         default=None,
         description="A condition on metadata (the chunk's over its document's): {\"year\": "
-        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte '
-        "$lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into "
-        "objects.",
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), '
+        "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
+        "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
+        "none of (or the key is missing)), $exists (true: the key is present; "
+        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
+        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        "array, a comparison holds when it holds for any element.",
     )
     query_embedding: list[float] | str = Field(
         description="Query vector of the space's model.",
