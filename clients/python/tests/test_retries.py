@@ -3,6 +3,7 @@ without Retry-After), then passes requests through; the client waits and tries a
 
 from __future__ import annotations
 
+import email.utils
 import threading
 import time
 from collections.abc import Iterator
@@ -137,3 +138,25 @@ def test_an_unreachable_service_is_a_transport_error():
     rag = Client(url, retries=Retries(attempts=2, backoff=0.01))
     with rag, pytest.raises(TransportError, match="GET /healthz"):
         rag.health()
+
+
+def answer(**headers: str) -> httpx.Response:
+    return httpx.Response(503, headers=headers)
+
+
+def test_the_wait_reads_retry_after_in_seconds_or_as_a_date():
+    retries = Retries(backoff=0.5, max_wait=30)
+    assert retries.wait(0, answer(**{"Retry-After": "2"})) == 2.0
+    in_ten = email.utils.formatdate(time.time() + 10, usegmt=True)
+    assert 8.5 <= retries.wait(0, answer(**{"Retry-After": in_ten})) <= 10.0
+    assert retries.wait(0, answer(**{"Retry-After": "3600"})) == 30.0  # never past max_wait
+    past = email.utils.formatdate(time.time() - 60, usegmt=True)
+    assert retries.wait(0, answer(**{"Retry-After": past})) == 0.0
+
+
+def test_without_retry_after_the_wait_doubles():
+    retries = Retries(backoff=0.5, max_wait=3)
+    waits = [retries.wait(attempt, answer()) for attempt in range(4)]
+    assert 0.5 <= waits[0] <= 0.625 and 1.0 <= waits[1] <= 1.25 and 2.0 <= waits[2] <= 2.5
+    assert waits[3] == 3.0
+    assert 0.5 <= retries.wait(0, answer(**{"Retry-After": "soon"})) <= 0.625  # unreadable
