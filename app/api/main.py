@@ -20,19 +20,7 @@ from app.api.openapi import install_openapi
 from app.api.pages import install_pages
 from app.api.params import PARAMETER_RULES
 from app.api.responses import ORJSONResponse
-from app.api.routes import (
-    collections,
-    defaults,
-    documents,
-    examples,
-    goals,
-    health,
-    metrics,
-    profiles,
-    search,
-    signals,
-    spaces,
-)
+from app.api.routes import routers
 from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
 from app.db.statistics import StatisticsKeeper
@@ -40,19 +28,9 @@ from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.embedders import warm_up
 from app.errors import BadRequest, InternalError, RagError, Unavailable
-from app.ingest.models import DocumentIn
 from app.observe.logs import configure_logging
 from app.observe.metrics import Metrics
 from app.observe.requests import RequestObserver
-from app.resources.collections import CollectionIn
-from app.resources.goals import GoalIn
-from app.resources.profiles import ProfileIn
-from app.resources.signals import SignalsIn
-from app.resources.spaces import SpaceIn
-from app.search.explain import ExplainRequest
-from app.search.purpose import PurposeSearchRequest
-from app.search.request import SearchRequest
-from app.search.space import SpaceSearchRequest
 from app.settings import Settings, get_settings
 from app.validation import field_path
 
@@ -154,26 +132,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         HeaderGuard, open_mode=settings.open_access, allowed_origins=settings.allowed_origins
     )
     register_error_handlers(app)
-    routers = (search, defaults, documents, collections, spaces, signals, profiles, goals,
-               examples, health, metrics)  # fmt: skip
-    for module in routers:
-        app.include_router(module.router)
-    install_openapi(
-        app,
-        [
-            SearchRequest,
-            SpaceSearchRequest,
-            PurposeSearchRequest,
-            ExplainRequest,
-            DocumentIn,
-            SpaceIn,
-            SignalsIn,
-            ProfileIn,
-            GoalIn,
-            CollectionIn,
-        ],
-        request_examples(settings),
-    )
+    for router in routers():
+        app.include_router(router)
+    install_openapi(app, request_examples(settings))
     install_pages(app)
     _observe(app, settings)
     return app

@@ -47,7 +47,14 @@ class NamedExamples(dict[str, Any]):
     """Several request examples for one endpoint: {name: (summary, body)}."""
 
 
+# The models of the bodies routes read themselves, by name: each is added to the
+# document's components (json_body names it).
+BODY_MODELS: dict[str, type[BaseModel]] = {}
+
+
 def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of a route that reads ``model`` from its JSON body."""
+    BODY_MODELS[model.__name__] = model
     return {
         "requestBody": {
             "required": True,
@@ -83,13 +90,9 @@ def _contract(schema: dict[str, Any]) -> None:
         components.get("schemas", {}).pop(name, None)
 
 
-def install_openapi(
-    app: FastAPI,
-    models: list[type[BaseModel]],
-    examples: dict[tuple[str, str], Any] | None = None,
-) -> None:
-    """Add ``models`` to the components, a request example per (method, path), and the
-    contract's security and statuses."""
+def install_openapi(app: FastAPI, examples: dict[tuple[str, str], Any] | None = None) -> None:
+    """Add the body models (``json_body``) to the components, a request example per
+    (method, path), and the contract's security and statuses."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -100,7 +103,7 @@ def install_openapi(
                 routes=app.routes,
             )
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in models:
+            for model in BODY_MODELS.values():
                 model_schema = model.model_json_schema(ref_template=REF)
                 components.update(model_schema.pop("$defs", {}))
                 components[model.__name__] = model_schema
