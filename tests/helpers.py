@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,18 @@ def until(ready: Callable[[], bool], timeout: float, what: str, pause: float = 0
         if time.monotonic() >= deadline:
             raise TimeoutError(f"after {timeout} s: {what}")
         time.sleep(pause)
+
+
+def postgres_running(data_dir: Path) -> bool:
+    """Whether a postgres process serves ``data_dir``."""
+    import psutil
+
+    for process in psutil.process_iter(["name", "cmdline"]):
+        if process.info["name"] == "postgres" and str(data_dir) in " ".join(
+            process.info["cmdline"] or []
+        ):
+            return True
+    return False
 
 
 def unit(rng: np.random.Generator, dims: int) -> list[float]:

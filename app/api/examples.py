@@ -1,5 +1,5 @@
 """Request examples for the OpenAPI page, each of which works as given against the demo
-corpus (tests/test_openapi.py runs every one)."""
+corpus (tests/api/test_openapi.py runs every one)."""
 
 from __future__ import annotations
 

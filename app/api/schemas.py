@@ -1,6 +1,6 @@
 """The responses, as models: each route declares its model as ``response_model``, so the
 OpenAPI document and the response are one thing. Models forbid fields they do not name,
-and tests check real responses against the documented schemas (tests/test_contract_fuzz.py
+and tests check real responses against the documented schemas (tests/api/test_contract_fuzz.py
 runs Schemathesis against a live service), so the two cannot drift apart.
 """
 

@@ -1,7 +1,7 @@
 """The metadata filter compiler (app/search/metadata.py), without a database: the jsonpath
 it writes, its limits and their messages, and the conditions an explanation lists. What
 the compiled predicates select is checked against the oracle in
-tests/test_metadata_filters.py."""
+tests/search/test_metadata_filters.py."""
 
 from __future__ import annotations
 

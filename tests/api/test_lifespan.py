@@ -7,12 +7,12 @@ import asyncio
 
 import psycopg
 import pytest
-from test_embedded import postgres_running
 
 from app.api.main import create_app
 from app.db.runtime import DatabaseRuntime
 from app.errors import BadRequest
 from conftest import settings_for_tests
+from helpers import postgres_running
 
 
 def test_a_failed_demo_load_stops_the_database_the_start_had_started(tmp_path):

@@ -7,21 +7,11 @@ import json
 import subprocess
 import sys
 from importlib.resources import files
-from pathlib import Path
 
 import httpx
-import psutil
 
 from conftest import start_service
-
-
-def postgres_running(data_dir: Path) -> bool:
-    for process in psutil.process_iter(["name", "cmdline"]):
-        if process.info["name"] == "postgres" and str(data_dir) in " ".join(
-            process.info["cmdline"] or []
-        ):
-            return True
-    return False
+from helpers import postgres_running
 
 
 def test_serve_starts_stops_and_reuses_the_embedded_database(tmp_path):

@@ -104,7 +104,7 @@ def test_the_ingest_and_search_tests_pass_through_pgbouncer(pgbouncer):
         before = _pool_stats(pgbouncer)
         assert before["transaction_mode"]
         env = {**os.environ, "RAG_TEST_BASE_URL": service.base_url}
-        tests = Path(__file__).parent
+        tests = Path(__file__).parent.parent / "api"
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
              str(tests / "test_api_ingest.py"), str(tests / "test_api_search.py")],

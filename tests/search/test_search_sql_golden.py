@@ -1,4 +1,4 @@
-"""Generated SQL compared with the reviewed text in tests/golden/: the statement the scan
+"""Generated SQL compared with the reviewed text in tests/search/golden/: the statement the scan
 strategy writes (api.scan_sql) for a few request shapes, the SQL generated from the
 registries (decays, filters, the plan's type, the defaults), and the functions and
 dispatchers generated for a space from their descriptions. A change to a generator shows
@@ -20,7 +20,7 @@ from app.db.sqlfiles import load_order
 from app.search.filters import json_filter
 
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parent.parent.parent
 VECTOR = [1.0] + [0.0] * 383
 AS_OF = "2026-01-01T00:00:00+00:00"
 SHAPES = {
