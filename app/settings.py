@@ -68,6 +68,7 @@ class Settings(BaseSettings):
     pool_size: int = Field(default=5, ge=1, le=200)
     pool_timeout: float = Field(default=5.0, gt=0)
     statement_timeout_ms: int = Field(default=30_000, ge=0)
+    request_timeout: float = Field(default=60.0, gt=0, le=86_400)
     pg_shared_buffers: str = "1GB"
     pg_work_mem: str = "64MB"
     pg_maintenance_work_mem: str = "2GB"

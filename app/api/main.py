@@ -14,6 +14,7 @@ from starlette.routing import Match
 from starlette.types import Scope
 
 from app import __version__
+from app.api.deadline import RequestDeadline
 from app.api.examples import request_examples
 from app.api.guard import HeaderGuard
 from app.api.openapi import install_openapi
@@ -136,8 +137,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     install_openapi(app, request_examples(settings))
     install_pages(app)
+    _bound(app, settings)
     _observe(app, settings)
     return app
+
+
+def _bound(app: FastAPI, settings: Settings) -> None:
+    """Every request answered within RAG_REQUEST_TIMEOUT (app/api/deadline.py); a request
+    that runs out of time makes the supervisor check the database at once."""
+
+    def alarm() -> None:
+        database = getattr(app.state, "database", None)
+        if database is not None:
+            database.notice_failure()
+
+    app.add_middleware(RequestDeadline, seconds=settings.request_timeout, on_expiry=alarm)
 
 
 def _observe(app: FastAPI, settings: Settings) -> None:

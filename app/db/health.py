@@ -3,6 +3,7 @@ this version, and anything degraded (an HNSW index missing)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,9 @@ from app.db.replicas import PRIMARY, ReplicaSet, describe
 from app.db.sqlfiles import functions_digest, queries
 from app.db.supervisor import DatabaseSupervisor, State
 from app.errors import RagError, from_database_error
+
+READY_WITHIN = 1.5  # seconds: /readyz answers within 2 s whatever the database does
+_abandoned: set[asyncio.Task[Readiness]] = set()  # checks given up on, still cleaning up
 
 
 @dataclass
@@ -35,8 +39,9 @@ def _index_notes(missing: list[dict[str, Any]]) -> list[str]:
 
 async def readiness(database: DatabaseSupervisor, replicas: ReplicaSet) -> Readiness:
     """The primary's readiness, every database with its role (and a replica's lag), and
-    replicas out of rotation among the degraded parts."""
-    ready = await _primary_readiness(database)
+    replicas out of rotation among the degraded parts; within READY_WITHIN seconds even
+    when the database hangs."""
+    ready = await _within_bound(database)
     primary = {"name": PRIMARY, "role": "primary", "at": describe(database.url), "ok": ready.ok}
     standbys = replicas.status()
     ready.body["databases"] = [primary, *standbys]
@@ -46,6 +51,22 @@ async def readiness(database: DatabaseSupervisor, replicas: ReplicaSet) -> Readi
     if notes:
         ready.body["degraded"] = notes
     return ready
+
+
+async def _within_bound(database: DatabaseSupervisor) -> Readiness:
+    """The primary's readiness, or not ready once READY_WITHIN seconds have passed (the
+    check is then cancelled and left to finish in the background: cancelling a query on
+    a hung server may itself wait for it)."""
+    check = asyncio.ensure_future(_primary_readiness(database))
+    done, _ = await asyncio.wait({check}, timeout=READY_WITHIN)
+    if done:
+        return check.result()
+    check.cancel()
+    _abandoned.add(check)
+    check.add_done_callback(_abandoned.discard)
+    database.notice_failure()
+    late = f"the database did not answer within {READY_WITHIN} s"
+    return Readiness(False, {"ok": False, "error": late})
 
 
 async def _primary_readiness(database: DatabaseSupervisor) -> Readiness:

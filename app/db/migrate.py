@@ -12,6 +12,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
+from app.db.index_repair import repair_missing_indexes
 from app.db.sqlfiles import function_scripts, functions_digest, queries
 from app.settings import Settings
 
@@ -93,13 +94,6 @@ def ensure_default_space(url: str, settings: Settings) -> None:
             )
 
 
-def ensure_space_indexes(url: str) -> None:
-    """Build any HNSW index an interrupted bulk load left missing."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        for (name,) in conn.execute(queries("spaces").ensure_space_indexes).fetchall():
-            log.warning("rebuilt the missing HNSW index of space %r", name)
-
-
 def ensure_default_profile(url: str, settings: Settings) -> None:
     """Seed the default profile from settings the first time (the API changes it later)."""
     with psycopg.connect(url, autocommit=True) as conn:
@@ -114,4 +108,4 @@ def prepare_database(url: str, settings: Settings) -> None:
     upgrade(url)
     ensure_default_space(url, settings)
     ensure_default_profile(url, settings)
-    ensure_space_indexes(url)
+    repair_missing_indexes(url)

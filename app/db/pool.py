@@ -13,6 +13,8 @@ from psycopg_pool import AsyncConnectionPool
 from app.search.sqlplan import register_plan_types
 from app.settings import Settings
 
+CONNECT_TIMEOUT_S = 5
+
 
 def _dumps(obj: object) -> str:
     return orjson.dumps(obj).decode()
@@ -32,14 +34,16 @@ def connection_kwargs(settings: Settings) -> dict[str, Any]:
     jit off as startup options. Behind a transaction pooler (RAG_DB_TRANSACTION_POOLER)
     neither startup options nor server-side prepared statements survive from one
     transaction to the next: both are left out (set the timeout on the database role)."""
+    timeout = {"connect_timeout": CONNECT_TIMEOUT_S}  # a hung server: give up, retry later
     if settings.db_transaction_pooler:
-        return {"autocommit": True, "prepare_threshold": None}
+        return {"autocommit": True, "prepare_threshold": None, **timeout}
     options = f"-c statement_timeout={settings.statement_timeout_ms} -c jit=off"
-    return {"autocommit": True, "options": options}
+    return {"autocommit": True, "options": options, **timeout}
 
 
 def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
-    """A fixed-size pool, opened by the caller (``await pool.open(wait=True)``)."""
+    """A fixed-size pool, opened by the caller (``await pool.open(wait=True)``); the
+    supervisor checks each connection it lends (app/db/supervisor.py)."""
     return AsyncConnectionPool(
         conninfo=url,
         min_size=settings.pool_size,

@@ -26,8 +26,9 @@ from psycopg import AsyncConnection
 from psycopg.errors import QueryCanceled
 from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
 
-from app.db.locks import BULK, SERVICE
-from app.db.pool import configure_connection, create_pool
+from app.db.index_repair import repair_missing_indexes
+from app.db.locks import SERVICE
+from app.db.pool import CONNECT_TIMEOUT_S, create_pool
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.errors import Unavailable, from_database_error, is_write_collision
@@ -104,9 +105,8 @@ class DatabaseSupervisor:
         """A pooled connection; driver and pool failures come out as ``RagError``s (a lost
         connection as 503, and the watcher is told)."""
         self.check_up()
-        assert self.pool is not None
         try:
-            async with self.pool.connection() as conn:
+            async with self._lend() as conn:
                 yield conn
         except (PoolTimeout, TooManyRequests) as error:
             self.notice_failure()
@@ -120,6 +120,22 @@ class DatabaseSupervisor:
             ) from error
         except psycopg.Error as error:
             raise from_database_error(error) from error
+
+    @asynccontextmanager
+    async def _lend(self) -> AsyncIterator[AsyncConnection]:
+        """A pooled connection that answers (one empty query). After a restart quicker
+        than the watcher's check every connection in the pool is dead: the first dead one
+        found has the pool checked and refilled, and the request gets a fresh one."""
+        assert self.pool is not None
+        for attempt in range(2):
+            async with self.pool.connection() as conn:
+                if attempt == 1 or await _answers(conn):
+                    yield conn
+                    return
+            log.warning(
+                "a pooled connection was dead (the database restarted): refreshing the pool"
+            )
+            await self.pool.check()
 
     async def _alive(self) -> bool:
         try:
@@ -140,8 +156,22 @@ class DatabaseSupervisor:
             return
         if self._presence is not None:
             await self._presence.close()
-        self._presence = await AsyncConnection.connect(self.url, autocommit=True)
+        self._presence = await AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
+        )
         await self._presence.execute(queries("meta").hold_service_lock, (SERVICE,))
+
+    async def _keep_presence(self) -> None:
+        """Hold the service lock again if its connection died with a restart too quick
+        for the check to see."""
+        if self._presence is None:
+            return
+        try:
+            await self._presence.execute("SELECT 1")
+        except psycopg.Error:
+            log.warning("the database restarted: holding the service lock again")
+            with suppress(psycopg.Error):  # else at the next check
+                await self._announce()
 
     async def _watch(self) -> None:
         checks = 0
@@ -162,34 +192,15 @@ class DatabaseSupervisor:
             if not await self._alive():
                 await self._recover()
                 checks = 0
+            else:
+                await self._keep_presence()
 
     async def _repair_indexes(self) -> None:
-        """Rebuild the HNSW indexes that are missing and that no bulk load is building."""
+        """Rebuild the HNSW indexes that are missing and that no one else is building."""
         try:
-            async with await AsyncConnection.connect(self.url, autocommit=True) as conn:
-                await configure_connection(conn)
-                cursor = await conn.execute(queries("meta").missing_indexes, (BULK,))
-                for space_id, space, collection_id, collection, loading in await cursor.fetchall():
-                    if loading:
-                        continue
-                    await self._rebuild(conn, space_id, collection_id, f"{space}/{collection}")
+            self.repairs += await asyncio.to_thread(repair_missing_indexes, self.url)
         except psycopg.Error as error:
             log.warning("could not repair HNSW indexes: %s", type(error).__name__)
-
-    async def _rebuild(
-        self, conn: AsyncConnection, space_id: int, collection_id: int, name: str
-    ) -> None:
-        q = queries("meta")
-        cursor = await conn.execute(q.lock_bulk_load, (BULK, collection_id))
-        if not (await cursor.fetchone() or (False,))[0]:
-            return  # a bulk load (or another worker) has it
-        try:
-            log.warning("HNSW index %s is missing (an interrupted bulk load): rebuilding", name)
-            await conn.execute(queries("spaces").create_space_index, (space_id, collection_id))
-            self.repairs.append(name)
-            log.warning("HNSW index %s rebuilt", name)
-        finally:
-            await conn.execute(q.unlock_bulk_load, (BULK, collection_id))
 
     async def _recover(self) -> None:
         self.state = State.DOWN
@@ -228,3 +239,11 @@ class DatabaseSupervisor:
             self._closing.add(closing)
             closing.add_done_callback(self._closing.discard)
         return True
+
+
+async def _answers(conn: AsyncConnection) -> bool:
+    try:
+        await conn.execute("")
+    except psycopg.OperationalError:
+        return False
+    return True

@@ -31,8 +31,5 @@ SELECT api.drop_space_index(%s, %s);
 -- name: create_space_index
 SELECT api.create_space_index(%s, %s);
 
--- name: ensure_space_indexes
-SELECT api.ensure_space_indexes();
-
 -- name: index_build_progress
 SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index WHERE pid = %s;

