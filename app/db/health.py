@@ -16,7 +16,7 @@ from app.db.sqlfiles import functions_digest, queries
 from app.db.supervisor import DatabaseSupervisor, State
 from app.errors import RagError, from_database_error
 
-READY_WITHIN = 1.5  # seconds: /readyz answers within 2 s whatever the database does
+READY_WITHIN = 1.0  # seconds: /readyz answers within 2 s whatever the database does
 _abandoned: set[asyncio.Task[Readiness]] = set()  # checks given up on, still cleaning up
 
 

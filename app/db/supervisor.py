@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -163,11 +164,12 @@ class DatabaseSupervisor:
 
     async def _keep_presence(self) -> None:
         """Hold the service lock again if its connection died with a restart too quick
-        for the check to see."""
-        if self._presence is None:
+        for the check to see. An idle connection the server has not written to is taken
+        for alive without a query, which a hung server would never answer."""
+        if self._presence is None or not _has_input(self._presence):
             return
         try:
-            await self._presence.execute("SELECT 1")
+            await self._presence.execute("SELECT 1")  # an error or EOF, or a notice
         except psycopg.Error:
             log.warning("the database restarted: holding the service lock again")
             with suppress(psycopg.Error):  # else at the next check
@@ -247,3 +249,11 @@ async def _answers(conn: AsyncConnection) -> bool:
     except psycopg.OperationalError:
         return False
     return True
+
+
+def _has_input(conn: AsyncConnection) -> bool:
+    """The server wrote to this idle connection (a closed connection reads as EOF)."""
+    if conn.closed:
+        return True
+    readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+    return bool(readable)

@@ -268,22 +268,24 @@ def test_a_hung_database_gets_answers_within_the_deadline(tmp_path):
     assert httpx.post(f"{base}/api/rag/documents", json=_doc("hung", 1)).status_code == 200
     answers: list[tuple[str, int, float]] = []
 
-    def ask(kind: str) -> None:
+    def ask(kind: str, http: httpx.Client) -> None:
         started = time.monotonic()
         if kind == "readyz":
-            r = httpx.get(f"{base}/readyz", timeout=30)
+            r = http.get("/readyz")
         elif kind == "write":
-            r = httpx.post(f"{base}/api/rag/documents", json=_doc("hung-2", 2), timeout=30)
+            r = http.post("/api/rag/documents", json=_doc("hung-2", 2))
         else:
-            r = httpx.post(f"{base}/api/rag/search", json={"embedding": _vector(3)}, timeout=30)
+            r = http.post("/api/rag/search", json={"embedding": _vector(3)})
         answers.append((kind, r.status_code, time.monotonic() - started))
 
+    kinds = ("search", "search", "write", "readyz", "search", "readyz")
+    clients = [httpx.Client(base_url=base, timeout=30) for _ in kinds]  # made beforehand
     stopped = _postgres_processes(data)  # every process: hung, not dead
     for process in stopped:
         process.suspend()
     try:
-        kinds = ("search", "search", "write", "readyz", "search", "readyz")
-        askers = [threading.Thread(target=ask, args=(kind,)) for kind in kinds]
+        askers = [threading.Thread(target=ask, args=pair)
+                  for pair in zip(kinds, clients, strict=True)]  # fmt: skip
         for asker in askers:
             asker.start()
         for asker in askers:
@@ -291,6 +293,8 @@ def test_a_hung_database_gets_answers_within_the_deadline(tmp_path):
     finally:
         for process in stopped:
             process.resume()
+        for client in clients:
+            client.close()
     print("hung database:", ", ".join(f"{k} {s} in {t:.2f} s" for k, s, t in answers))
     assert len(answers) == 6
     for kind, status, seconds in answers:
