@@ -7,7 +7,7 @@ TORCH_VERSION := 2.13.0
 # setuptools says, for every editable install whose packages are mapped from other folders
 # (sql/ and migrations/ here), that such installs import from the working tree: we know.
 QUIET_EDITABLE := ignore:Editable installation
-WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js
+WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js web/tsconfig.json
 
 .PHONY: demo test test-clients install web lint docs compose-check system-packages bench-latency clean
 

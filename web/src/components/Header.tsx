@@ -1,8 +1,20 @@
 // The question box (with the demo's questions as suggestions) and the API key.
 
 import { useState } from "react";
+import type { Examples } from "../api/client";
+import { FieldError, invalidProps } from "./Field";
 
-export function SearchBox({ value, onChange, onSubmit, samples, hint, loading }) {
+interface SearchBoxProps {
+  value: string;
+  onChange: (q: string) => void;
+  onSubmit: () => void;
+  samples: Examples["queries"];
+  hint: string;
+  loading: boolean;
+  error: string | undefined;
+}
+
+export function SearchBox({ value, onChange, onSubmit, samples, hint, loading, error }: SearchBoxProps) {
   return (
     <form
       className="searchbox"
@@ -19,10 +31,12 @@ export function SearchBox({ value, onChange, onSubmit, samples, hint, loading })
         id="q"
         type="search"
         list="suggestions"
-        placeholder="Ask a question, e.g. how do I parse JSON?"
+        placeholder="Ask a question"
         autoComplete="off"
+        enterKeyHint="search"
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        {...invalidProps("q", error)}
       />
       <datalist id="suggestions">
         {samples.map((sample) => (
@@ -32,15 +46,26 @@ export function SearchBox({ value, onChange, onSubmit, samples, hint, loading })
       <button type="submit" aria-busy={loading}>
         {loading ? "Searching…" : "Search"}
       </button>
+      <FieldError id="q" error={error} />
       <p className="hint" data-testid="mode-hint">
-        {hint}
+        {hint}{" "}
+        <span className="keys">
+          <kbd>/</kbd> finds this box, <kbd>↑</kbd> <kbd>↓</kbd> the results.
+        </span>
       </p>
     </form>
   );
 }
 
+interface KeyFieldProps {
+  apiKey: string;
+  onApply: (key: string) => void;
+  needed: boolean;
+  unchecked: boolean; // the server is open: it checks no key
+}
+
 // The key is applied when submitted (not at every keystroke) and kept for this tab only.
-export function KeyField({ apiKey, onApply, needed }) {
+export function KeyField({ apiKey, onApply, needed, unchecked }: KeyFieldProps) {
   const [draft, setDraft] = useState(apiKey);
   return (
     <form
@@ -58,8 +83,14 @@ export function KeyField({ apiKey, onApply, needed }) {
         value={draft}
         placeholder={needed ? "required" : "optional"}
         onChange={(e) => setDraft(e.target.value)}
+        aria-describedby={unchecked && apiKey ? "key-note" : undefined}
       />
       <button type="submit">Use key</button>
+      {unchecked && apiKey && (
+        <p className="key-note" id="key-note" data-testid="key-note">
+          This server checks no key (it is open, on this machine only): the key is not used.
+        </p>
+      )}
     </form>
   );
 }

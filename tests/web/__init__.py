@@ -1,0 +1,1 @@
+"""The search page in a real browser."""

@@ -1,0 +1,117 @@
+// The ragsearch HTTP API, called through the types generated from its OpenAPI document
+// (schema.d.ts, by scripts/generate-api-types.sh): a changed path, request or response
+// shape fails the type check of the page, not its users.
+
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema";
+
+type Schemas = components["schemas"];
+export type SearchBody = Schemas["SearchRequest"];
+export type SearchAnswer = Schemas["SearchResponse"];
+export type SearchRow = Schemas["SearchRow"];
+export type Weights = Schemas["Weights"];
+export type Component = Schemas["Component"];
+export type Classification = Schemas["ClassificationOut"];
+export type ExplainAnswer = Schemas["ExplainResponse"];
+export type SearchDefaults = Schemas["SearchDefaults"];
+export type Examples = Schemas["ExamplesResponse"];
+export type Profile = Schemas["ProfileOut"];
+export type Collection = Schemas["Collection"];
+export type ErrorBody = Schemas["ErrorBody"];
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody | null;
+  // The request field the error names, when the server says (BadRequest's `field`).
+  readonly field: string | null;
+
+  constructor(status: number, body: ErrorBody | null) {
+    super(body?.error ?? `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+    this.field = typeof body?.field === "string" ? body.field : null;
+  }
+}
+
+export const isAbort = (error: unknown): boolean => error instanceof Error && error.name === "AbortError";
+
+// fetch looked up at each call (not when the client is made), so that tests can replace it.
+const api = createClient<paths>({
+  baseUrl: globalThis.location?.origin ?? "",
+  fetch: (request) => globalThis.fetch(request),
+});
+
+export interface Caller {
+  apiKey: string;
+  signal?: AbortSignal;
+}
+
+const options = ({ apiKey, signal }: Caller) => ({
+  headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {},
+  signal,
+});
+
+function errorBody(error: unknown): ErrorBody | null {
+  return error && typeof error === "object" && "error" in error ? (error as ErrorBody) : null;
+}
+
+async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) throw new ApiError(response.status, errorBody(error));
+  return data;
+}
+
+export const search = (body: SearchBody, caller: Caller) =>
+  answer(api.POST("/api/rag/search", { body, ...options(caller) }));
+
+export const explain = (body: SearchBody, chunkId: string, caller: Caller) =>
+  answer(api.POST("/api/rag/explain", { body: { ...body, chunk_id: chunkId }, ...options(caller) }));
+
+export const searchDefaults = (caller: Caller) => answer(api.GET("/api/rag/search/defaults", options(caller)));
+
+export const examples = (caller: Caller) => answer(api.GET("/api/rag/examples", options(caller)));
+
+export const profiles = (caller: Caller) => answer(api.GET("/api/rag/profiles", options(caller)));
+
+export const collections = (caller: Caller) => answer(api.GET("/api/rag/collections", options(caller)));
+
+// A click on "useful" adds one to the chunk's volume; taking it back subtracts it again.
+export const addVolume = (chunkId: string, collection: string, delta: 1 | -1, caller: Caller) =>
+  answer(
+    api.POST("/api/rag/signals", {
+      body: { collection, updates: [{ chunk_id: chunkId, add_volume: delta }] },
+      ...options(caller),
+    }),
+  );
+
+export interface ChunkVector {
+  space: string;
+  values: number[];
+}
+
+// A stored vector of a chunk and its space, for "more like this".
+export async function chunkVector(
+  { docId, chunkId, collection }: { docId: string; chunkId: string; collection: string },
+  caller: Caller,
+): Promise<ChunkVector> {
+  const doc = await answer(
+    api.GET("/api/rag/documents/{doc_id}", {
+      params: { path: { doc_id: docId }, query: { collection, include_embeddings: true } },
+      ...options(caller),
+    }),
+  );
+  const chunk = doc.chunks.find((c) => c.chunk_id === chunkId);
+  const [space, values] = Object.entries(chunk?.embeddings ?? {})[0] ?? [];
+  if (!space || !values) throw new Error(`chunk ${chunkId} has no stored vector`);
+  return { space, values };
+}
+
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+// The request as a curl command line that returns the same rows.
+export function curlCommand(path: string, body: SearchBody, apiKey: string, origin: string): string {
+  const parts = [`curl -s -X POST ${shellQuote(origin + path)}`, `-H 'Content-Type: application/json'`];
+  if (apiKey) parts.push(`-H ${shellQuote(`Authorization: Bearer ${apiKey}`)}`);
+  parts.push(`-d ${shellQuote(JSON.stringify(body))}`);
+  return parts.join(" \\\n  ");
+}

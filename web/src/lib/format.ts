@@ -1,0 +1,24 @@
+// Numbers as the page shows them.
+
+export const fixed = (value: number | null | undefined, digits = 3): string =>
+  value === null || value === undefined ? "–" : Number(value).toFixed(digits);
+
+export const percent = (value: number): string => `${Math.round(value * 100)}%`;
+
+export function age(days: number | null | undefined): string {
+  if (days === null || days === undefined) return "";
+  if (days < 1) return "today";
+  if (days < 60) return `${Math.round(days)} days old`;
+  if (days < 730) return `${Math.round(days / 30.4)} months old`;
+  return `${(days / 365.25).toFixed(1)} years old`;
+}
+
+// A source URL as a reader scans it: host and path, without the scheme.
+export function sourceLabel(src: string): string {
+  try {
+    const url = new URL(src);
+    return `${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    return src;
+  }
+}
