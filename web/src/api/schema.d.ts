@@ -393,8 +393,9 @@ export interface paths {
         /**
          * Metrics in the Prometheus text format
          * @description Requests, latency by route and status, searches by strategy, pool use, errors.
-         *     Needs a read key unless RAG_METRICS_PUBLIC=true. With several workers each answers
-         *     for itself: scrape each, or run one worker per port.
+         *     They count every collection's requests: a key from RAG_API_KEYS or RAG_METRICS_KEYS
+         *     is needed, unless RAG_METRICS_PUBLIC=true. With several workers each answers for
+         *     itself: scrape each, or run one worker per port.
          */
         get: operations["metrics_metrics_get"];
         put?: never;
@@ -935,7 +936,7 @@ export interface components {
             explain?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte $lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into objects.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -1418,7 +1419,7 @@ export interface components {
             doc_ids?: string[] | null;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte $lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into objects.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -1592,7 +1593,7 @@ export interface components {
             half_life_days?: number | null;
             /**
              * Scale Days
-             * @description Age in days at which recency is 0.5 (gaussian, linear; 1e-6 .. 1e9).
+             * @description For inverse, gaussian, linear (1e-6 .. 1e9 days).
              * @default null
              */
             scale_days?: number | null;
@@ -1749,7 +1750,7 @@ export interface components {
             explain?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte $lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into objects.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -2232,7 +2233,7 @@ export interface components {
             exact?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq $ne $gt $gte $lt $lte $in $nin $exists, $and $or $nor $not; dotted keys reach into objects.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
