@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, field_validator
+from pydantic import AliasChoices, BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.validation import NAME_PATTERN, CollectionName
@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     pool_size: int = Field(default=5, ge=1, le=200)
     pool_timeout: float = Field(default=5.0, gt=0)
     statement_timeout_ms: int = Field(default=30_000, ge=0)
-    request_timeout: float = Field(default=60.0, gt=0, le=86_400)
+    request_timeout: float = Field(default=120.0, gt=0, le=86_400)
     pg_shared_buffers: str = "1GB"
     pg_work_mem: str = "64MB"
     pg_maintenance_work_mem: str = "2GB"
@@ -108,7 +108,9 @@ class Settings(BaseSettings):
 
     # --- ingest --------------------------------------------------------------------
     max_chunks_per_request: int = Field(default=1000, ge=1)
-    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)  # a document's
+    max_search_body_bytes: int = Field(default=1024 * 1024, ge=1024)  # any other body
+    ingest_bodies_max_bytes: int = Field(default=128 * 1024 * 1024, ge=1024)  # held at once
     infer_tags: bool = True
 
     # --- access --------------------------------------------------------------------
@@ -158,6 +160,15 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    @model_validator(mode="after")
+    def _room_for_a_document(self) -> Settings:
+        if self.ingest_bodies_max_bytes < self.max_body_bytes:
+            raise ValueError(
+                "RAG_INGEST_BODIES_MAX_BYTES must be at least RAG_MAX_BODY_BYTES (else the "
+                "largest document allowed could never be taken)"
+            )
+        return self
 
     @property
     def open_access(self) -> bool:

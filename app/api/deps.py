@@ -3,7 +3,8 @@ access, and the request body (read once, with a size limit)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import Header, Request
@@ -12,7 +13,13 @@ from starlette.requests import ClientDisconnect
 
 from app.auth import Access, Scope, check_access
 from app.db.replicas import PRIMARY, ReplicaSet
-from app.errors import BadRequest, ClientClosedRequest, PayloadTooLarge, UnsupportedMediaType
+from app.errors import (
+    BadRequest,
+    ClientClosedRequest,
+    PayloadTooLarge,
+    Unavailable,
+    UnsupportedMediaType,
+)
 from app.settings import Settings
 
 
@@ -75,17 +82,70 @@ def _is_json(content_type: str | None) -> bool:
 
 
 async def body_bytes(request: Request) -> bytes:
-    """The body, read as it arrives and refused (413) as soon as it passes
-    RAG_MAX_BODY_BYTES, chunked or not; it must be declared JSON (415 otherwise)."""
+    """A body other than a document's (a search, an explain, signals, a space, a profile,
+    a goal, a collection): at most RAG_MAX_SEARCH_BODY_BYTES."""
+    return await _read_body(request, "max_search_body_bytes")
+
+
+async def document_body(request: Request) -> AsyncIterator[bytes]:
+    """A document with its chunks: at most RAG_MAX_BODY_BYTES, and held (with what is
+    made of it) within the service's RAG_INGEST_BODIES_MAX_BYTES until the request ends."""
+    budget: BodyBudget = request.app.state.body_budget
+    with budget.holding() as take:
+        yield await _read_body(request, "max_body_bytes", take)
+
+
+class BodyBudget:
+    """The bytes of document bodies the service holds at once. A body that would pass the
+    limit is refused (503 with Retry-After) as soon as its size (declared, or read so far)
+    says so: a few large documents at once cannot take the memory of the machine."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    @contextmanager
+    def holding(self) -> Iterator[Callable[[int], None]]:
+        taken = 0
+
+        def take(size: int) -> None:
+            nonlocal taken
+            if self.held + size > self.limit:
+                raise Unavailable(
+                    "the service is holding as many document bytes as it may "
+                    f"(RAG_INGEST_BODIES_MAX_BYTES, {self.limit}); retry shortly",
+                    retry_after=2,
+                )
+            self.held += size
+            taken += size
+
+        try:
+            yield take
+        finally:
+            self.held -= taken
+
+
+async def _read_body(
+    request: Request, setting: str, take: Callable[[int], None] | None = None
+) -> bytes:
+    """The body, read as it arrives and refused (413) as soon as it passes the limit the
+    setting names (before reading anything, when Content-Length says so), chunked or not;
+    it must be declared JSON (415 otherwise). ``take`` is told each size held."""
     if not _is_json(request.headers.get("content-type")):
         raise UnsupportedMediaType(
             "the request body must be JSON: send Content-Type: application/json"
         )
-    limit = request.app.state.settings.max_body_bytes
-    too_large = PayloadTooLarge(f"request body is larger than {limit} bytes (RAG_MAX_BODY_BYTES)")
+    limit: int = getattr(request.app.state.settings, setting)
+    too_large = PayloadTooLarge(
+        f"request body is larger than {limit} bytes (RAG_{setting.upper()})",
+        limit=limit, setting=f"RAG_{setting.upper()}",
+    )  # fmt: skip
     declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
+    expected = int(declared) if declared and declared.isdigit() else None
+    if expected is not None and expected > limit:
         raise too_large
+    if take is not None and expected is not None:
+        take(expected)
     parts: list[bytes] = []
     size = 0
     try:
@@ -93,6 +153,8 @@ async def body_bytes(request: Request) -> bytes:
             size += len(part)
             if size > limit:
                 raise too_large
+            if take is not None and expected is None:
+                take(len(part))
             parts.append(part)
     except ClientDisconnect:  # gone mid-body, or dropped for stalling (app/api/protocol.py)
         raise ClientClosedRequest() from None

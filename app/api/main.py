@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -15,12 +16,13 @@ from starlette.types import Scope
 
 from app import __version__
 from app.api.deadline import RequestDeadline
+from app.api.deps import BodyBudget
 from app.api.examples import request_examples
 from app.api.guard import HeaderGuard
 from app.api.openapi import install_openapi
 from app.api.pages import install_pages
 from app.api.params import PARAMETER_RULES
-from app.api.responses import ORJSONResponse
+from app.api.responses import ORJSONResponse, error_response
 from app.api.routes import routers
 from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
@@ -28,7 +30,7 @@ from app.db.statistics import StatisticsKeeper
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.embedders import warm_up
-from app.errors import BadRequest, InternalError, RagError, Unavailable
+from app.errors import BadRequest, InternalError, RagError
 from app.observe.logs import configure_logging
 from app.observe.metrics import Metrics
 from app.observe.requests import RequestObserver
@@ -69,11 +71,6 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
 
 
-def _error_response(error: RagError) -> ORJSONResponse:
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Unavailable) else None
-    return ORJSONResponse(error.body(), status_code=error.status, headers=headers)
-
-
 def _methods_of(app: FastAPI, scope: Scope) -> set[str]:
     methods: set[str] = set()
     for route in app.router.routes:
@@ -88,7 +85,7 @@ def register_error_handlers(app: FastAPI) -> None:
     async def rag_error(request: Request, error: RagError) -> Response:
         if error.status >= 500:
             request.state.error_kind = error.kind
-        return _error_response(error)
+        return error_response(error)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
@@ -97,7 +94,7 @@ def register_error_handlers(app: FastAPI) -> None:
         name = str(loc[-1]) if loc else "request"
         rule = PARAMETER_RULES.get(name)
         message = rule or f"{field_path(loc[1:]) or name}: {first.get('msg', 'invalid')}"
-        return _error_response(BadRequest(message))
+        return error_response(BadRequest(message))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
@@ -111,7 +108,7 @@ def register_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> Response:
         log.exception("unhandled error", exc_info=error)
-        return _error_response(InternalError(type(error).__name__))
+        return error_response(InternalError(type(error).__name__))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -127,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     settings = settings or get_settings()
     app.state.settings = settings
+    app.state.body_budget = BodyBudget(settings.ingest_bodies_max_bytes)
     if not logging.getLogger().handlers:  # a worker process of `serve --workers N`
         configure_logging(settings.log_level, settings.log_format)
     app.add_middleware(
@@ -143,15 +141,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _bound(app: FastAPI, settings: Settings) -> None:
-    """Every request answered within RAG_REQUEST_TIMEOUT (app/api/deadline.py); a request
-    that runs out of time makes the supervisor check the database at once."""
+    """No request waits on a hung database (app/api/deadline.py)."""
+
+    def outage() -> asyncio.Future[None] | None:
+        database = getattr(app.state, "database", None)
+        return database.outage() if database is not None else None
 
     def alarm() -> None:
         database = getattr(app.state, "database", None)
         if database is not None:
             database.notice_failure()
 
-    app.add_middleware(RequestDeadline, seconds=settings.request_timeout, on_expiry=alarm)
+    app.add_middleware(
+        RequestDeadline, seconds=settings.request_timeout, outage=outage, on_expiry=alarm
+    )
 
 
 def _observe(app: FastAPI, settings: Settings) -> None:

@@ -22,11 +22,13 @@ STATUS_TEXT = {
     "or, with no keys configured, a request from another host or origin.",
     404: "The named collection, document, chunk, space, profile or goal does not exist.",
     409: "The request clashes with stored data (a taken name or chunk_id).",
-    413: "The body is larger than RAG_MAX_BODY_BYTES.",
+    413: "The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, "
+    "RAG_MAX_SEARCH_BODY_BYTES for any other.",
     415: "The body is not declared as JSON (Content-Type: application/json).",
     503: "The database is unavailable (restarting, reconnecting) or every connection is "
     "busy; retry after Retry-After seconds.",
-    504: "The database did not answer within RAG_STATEMENT_TIMEOUT_MS.",
+    504: "A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database "
+    "did not answer within RAG_REQUEST_TIMEOUT (request_timeout).",
 }
 BAD_HEADER = {
     "description": "A header breaks a rule (the message names it).",

@@ -58,6 +58,7 @@ class DatabaseSupervisor:
         self.last_error = ""
         self.outages = 0
         self.alarms = 0  # failures requests reported (each wakes the watcher)
+        self._outage: asyncio.Future[None] | None = None  # done once the database is down
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()  # old pools being closed
@@ -95,6 +96,15 @@ class DatabaseSupervisor:
                 + ("restarting it" if self.runtime.embedded else "reconnecting"),
                 retry_after=self.retry_after(),
             )
+
+    def outage(self) -> asyncio.Future[None]:
+        """Done as soon as the database is found down (at once while it is): requests that
+        wait on a hung database are answered then (app/api/deadline.py)."""
+        if self._outage is None:
+            self._outage = asyncio.get_running_loop().create_future()
+            if self.state is State.DOWN:
+                self._outage.set_result(None)
+        return self._outage
 
     def notice_failure(self) -> None:
         """A request saw its connection fail: check the database now."""
@@ -206,6 +216,8 @@ class DatabaseSupervisor:
 
     async def _recover(self) -> None:
         self.state = State.DOWN
+        if self._outage is not None and not self._outage.done():
+            self._outage.set_result(None)
         self.down_since = time.monotonic()
         self.outages += 1
         log.error("database unavailable (%s): recovering", self.last_error)
@@ -225,6 +237,7 @@ class DatabaseSupervisor:
             "database available again after %.1f s", time.monotonic() - (self.down_since or 0)
         )
         self.state = State.UP
+        self._outage = None
         self.down_since = None
 
     async def _replace_pool(self) -> bool:

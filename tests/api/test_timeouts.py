@@ -5,6 +5,7 @@ that the database failed (a lost connection is, and answers 503)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -63,6 +64,24 @@ def test_a_statement_timeout_is_a_504_counted_as_a_timeout(timed, own_db):
     errors = _errors(timed)
     assert errors.get("timeout") == 1 and not errors.get("unavailable"), errors
     assert "database unavailable" not in timed.log()
+
+
+def test_a_request_past_rag_request_timeout_is_a_504_at_its_deadline(own_db):
+    service = start_service({"DATABASE_URL": own_db, "RAG_REQUEST_TIMEOUT": "1",
+                             "RAG_STATEMENT_TIMEOUT_MS": "20000"})  # fmt: skip
+    try:
+        with psycopg.connect(own_db) as locker:  # the search waits well past its deadline
+            locker.execute("LOCK TABLE rag.chunks IN ACCESS EXCLUSIVE MODE")
+            started = time.monotonic()
+            r = httpx.post(f"{service.base_url}/api/rag/search", json=QUERY, timeout=30)
+            waited = time.monotonic() - started
+            locker.rollback()
+        assert r.status_code == 504 and r.json()["error"] == "request_timeout", r.text
+        assert 1 <= waited < 2.5
+        assert httpx.post(f"{service.base_url}/api/rag/search", json=QUERY).status_code == 200
+        assert _errors(service).get("timeout") == 1
+    finally:
+        service.stop()
 
 
 def test_a_readyz_503_is_counted_as_unavailable_not_internal(timed, own_db):

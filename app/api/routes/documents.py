@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, get_settings, read_db
+from app.api.deps import authorize, db, document_body, get_settings, read_db
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, DocId
 from app.api.schemas import DeletedDocument, DocumentResponse, IngestResponse
@@ -30,7 +30,7 @@ router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
 async def upsert_document(
     request: Request,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
-    body: Annotated[bytes, Depends(body_bytes)],
+    body: Annotated[bytes, Depends(document_body)],
     conn: Annotated[AsyncConnection, Depends(db)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
