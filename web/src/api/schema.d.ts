@@ -2444,7 +2444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2519,7 +2519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2546,7 +2546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2626,7 +2626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -2712,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,7 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3224,7 +3224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3309,7 +3309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3389,7 +3389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +3445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3909,7 +3909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3936,7 +3936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3992,7 +3992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,7 +4072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4553,7 +4553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4630,7 +4630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4766,7 +4766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4841,7 +4841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4868,7 +4868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4954,7 +4954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5031,7 +5031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5103,7 +5103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5130,7 +5130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5198,7 +5198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -5661,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5688,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6154,7 +6154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6181,7 +6181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6260,7 +6260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6287,7 +6287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6355,7 +6355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6431,7 +6431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than RAG_MAX_BODY_BYTES. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6458,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6544,7 +6544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -6624,7 +6624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database did not answer within RAG_STATEMENT_TIMEOUT_MS. */
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
             504: {
                 headers: {
                     [name: string]: unknown;
