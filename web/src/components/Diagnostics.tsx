@@ -90,7 +90,7 @@ export function DiagnosticsPanel({ answer, apiKey }: { answer: Answer; apiKey: s
       <p className="pills">
         <span className="pill">{MODE_TEXT[mode]}</span>
         <span className="pill">{meta.fusion === "rrf" ? "reciprocal rank fusion" : "weighted sum"}</span>
-        <span className="pill">{meta.strategy}</span>
+        {meta.strategy !== meta.fusion && <span className="pill">{meta.strategy}</span>}
         <span className={meta.exact ? "pill good" : "pill"} title={meta.strategy_reason ?? ""}>
           {meta.exact ? "exact" : `approximate (${meta.approximate_streams.join(", ")})`}
         </span>

@@ -50,9 +50,13 @@ function ExplanationView({ explanation, answer }: { explanation: Explanation; an
         <b>{found.chunk_id}</b>: {explanationText(found, shift)}
       </p>
       <p className="dim">
-        {Object.entries(found.components)
-          .map(([name, c]) => `${name} ${fixed(c.raw)} → ${fixed(c.weighted)}`)
-          .join(" · ")}
+        {found.ranks
+          ? `ranks: ${Object.entries(found.ranks)
+              .map(([name, rank]) => `${name} ${rank}`)
+              .join(" · ")}`
+          : Object.entries(found.components)
+              .map(([name, c]) => `${name} ${fixed(c.raw)} → ${fixed(c.weighted)}`)
+              .join(" · ")}
       </p>
     </div>
   );
