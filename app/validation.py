@@ -8,7 +8,8 @@ Text (ids, names, titles, chunk text, tags, queries) may hold any Unicode except
 unpaired surrogates, which PostgreSQL cannot store. Ids (``doc_id``, ``chunk_id``) are
 also free of control characters and surrounding spaces, so that they read the same in a
 URL path, a log line and a terminal. Timestamps are moved to UTC and must fall within
-years 1..9999 there. Metadata is a JSON object of at most ``METADATA_MAX_DEPTH`` levels
+years 1..9999 there. Metadata is a JSON object of at most ``METADATA_MAX_BYTES`` bytes
+and ``METADATA_MAX_DEPTH`` levels
 whose numbers are finite and whose integers fit in 64 bits.
 """
 
@@ -23,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
 import numpy as np
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -115,18 +117,60 @@ Identifier = Annotated[
 ]
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 CollectionName = Annotated[str, Field(pattern=COLLECTION_PATTERN)]
-Timestamp = Annotated[datetime, AfterValidator(_utc_timestamp)]
-Metadata = Annotated[dict[str, Any], AfterValidator(check_json_value)]
+
+
+DATE_EXAMPLE = "2026-01-31T12:00:00Z"
+
+
+def _written_date(value: Any) -> Any:
+    """A timestamp is written as a date: a number (or a string of one), which pydantic would
+    read as seconds since 1970, is refused rather than guessed at."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise ValueError(
+            "must be an ISO 8601 timestamp, such as 2026-01-31T12:00:00Z, not a number"
+        )
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+        raise ValueError(
+            "must be an ISO 8601 timestamp, such as 2026-01-31T12:00:00Z, not a number"
+        )
+    return value
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_written_date), AfterValidator(_utc_timestamp)]
+# Metadata is stored once per document and once per chunk, and every search with a
+# metadata filter reads it: one object stays small.
+METADATA_MAX_BYTES = 64 * 1024
+
+
+def _small_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    size = len(orjson.dumps(value))
+    if size > METADATA_MAX_BYTES:
+        raise ValueError(
+            f"must be at most {METADATA_MAX_BYTES:,} bytes as JSON (got {size:,}); store large "
+            "values in the chunk text or elsewhere"
+        )
+    return value
+
+
+Metadata = Annotated[
+    dict[str, Any], AfterValidator(check_json_value), AfterValidator(_small_metadata)
+]
 FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 UnitFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)]
 PositiveFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)]
 # A vector: a JSON number array, or a base64 string of little-endian float32 values (the
 # form OpenAI's embeddings API returns with encoding_format="base64"), which parses ~20x
 # faster than JSON numbers.
+MAX_VECTOR = 16_000  # numbers in one vector
+VECTOR_TAG = "<number[]>"
 VectorInput = Annotated[
-    Annotated[list[FiniteFloat], Field(min_length=1, max_length=16_000), Tag("<number[]>")]
+    Annotated[list[FiniteFloat], Field(min_length=1, max_length=MAX_VECTOR), Tag(VECTOR_TAG)]
     | Annotated[str, Field(min_length=4, max_length=90_000), Tag("<base64>")],
-    Discriminator(lambda value: "<base64>" if isinstance(value, str) else "<number[]>"),
+    Discriminator(lambda value: "<base64>" if isinstance(value, str) else VECTOR_TAG),
 ]
 
 # A rule message per top-level field: either a fixed string or one built from the path.
@@ -159,6 +203,9 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
     if error["type"] in ("too_long", "string_too_long") and isinstance(error.get("input"), str):
         limit = error.get("ctx", {}).get("max_length")
         return f"{path} must be at most {limit:,} characters long (got {len(error['input']):,})"
+    vector = _vector_message(error, path)
+    if vector:
+        return vector
     message = str(error["msg"])
     if message.startswith("Value error, "):  # our own validators name the rule exactly
         rule = message[len("Value error, ") :]
@@ -169,6 +216,30 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
     if named:
         return named
     return f"{path}: {message}"
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    kinds: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return kinds.get(type(value), "not a number")
+
+
+def _vector_message(error: Mapping[str, Any], path: str) -> str | None:
+    """What is wrong with a number[] vector (VectorInput), said precisely: its length, the
+    type of an element, an element that is not finite. None: the generic rule applies."""
+    if VECTOR_TAG not in error["loc"]:
+        return None
+    kind, given = error["type"], error.get("input")
+    if kind == "too_long" and isinstance(given, list):
+        return f"{path} must have at most {MAX_VECTOR:,} numbers (got {len(given):,})"
+    if kind == "finite_number":
+        return f"{path} is not finite: vectors hold finite numbers (no NaN or Infinity)"
+    if kind in ("float_parsing", "float_type"):
+        return f"{path} must be a number (got {_kind(given)})"
+    return None
 
 
 # Given the location of a validation failure and its message, a more specific error.
@@ -240,6 +311,25 @@ def named_vectors(
     return named
 
 
+# A vector's length (L2 norm) must lie within these: pgvector sums the squares and the
+# products of two vectors in float32, so a longer vector overflows to Infinity (and its
+# cosine is NaN, which would rank first) and a shorter one underflows (every cosine 0 or
+# 1); normalised embeddings have length 1, unnormalised ones rarely more than 1e3.
+MIN_NORM = 1e-9
+MAX_NORM = 1e9
+
+
+def _check_norm(vector: np.ndarray, field: str) -> None:
+    wide = vector.astype(np.float64)
+    norm = float(np.sqrt(wide @ wide))
+    if not MIN_NORM <= norm <= MAX_NORM:
+        raise BadRequest(
+            f"{field}: its length (L2 norm) is {norm:.3g}; it must be within 1e-9..1e9 for "
+            "its similarities to be finite and meaningful",
+            field=field,
+        )
+
+
 def as_vector(values: VectorValue, field: str, dims: int | None = None) -> np.ndarray:
     """A float32 vector that pgvector and cosine distance accept (of ``dims`` numbers when
     given), or a 400 naming the field and what is wrong with it."""
@@ -258,6 +348,7 @@ def as_vector(values: VectorValue, field: str, dims: int | None = None) -> np.nd
         )
     if not np.any(vector):
         raise BadRequest(f"{field} must not be all zeros (cosine is undefined)", field=field)
+    _check_norm(vector, field)
     if dims is not None and vector.size != dims:
         raise BadRequest(
             f"{field}: expected {dims} numbers, got {vector.size}",

@@ -16,7 +16,7 @@ from the same mixture.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -101,13 +101,19 @@ def documents(spec: CorpusSpec, now: datetime, batch: int = 10_000) -> Iterator[
             yield {"doc_id": f"d{doc_index}", "src": f"bench://doc/{doc_index}", "chunks": chunks}
 
 
-def write_jsonl(spec: CorpusSpec, path: str, vector_format: str = "json") -> int:
+def write_jsonl(
+    spec: CorpusSpec, path: str, vector_format: str = "json",
+    decorate: Callable[[dict, int], None] | None = None,
+) -> int:  # fmt: skip
     """The corpus as a ``ragsearch ingest`` file (vectors as JSON numbers, or base64
-    float32); returns the number of chunks."""
+    float32), each document changed by ``decorate(body, index)`` first when given; returns
+    the number of chunks."""
     now = datetime.now(UTC)
     count = 0
     with open(path, "wb") as out, tqdm(total=spec.n, desc=f"write {path}", unit="chunk") as bar:
-        for body in documents(spec, now):
+        for index, body in enumerate(documents(spec, now)):
+            if decorate is not None:
+                decorate(body, index)
             for chunk in body["chunks"]:
                 chunk["created_at"] = chunk["created_at"].isoformat()
                 if vector_format == "base64":

@@ -23,11 +23,11 @@ from app.validation import as_vector, named_vectors, parse_model
 CHUNK_COLUMNS = (
     "id", "collection_id", "document_id", "chunk_id", "doc_id", "src", "title", "ordinal",
     "chunk", "created_at", "volume", "confidence", "signal_given", "model", "tags",
-    "metadata", "meta",
+    "metadata", "meta", "inherits",
 )  # fmt: skip
 CHUNK_TYPES = (
     "int8", "int4", "int8", "text", "text", "text", "text", "int4", "text",
-    "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb", "jsonb",
+    "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb", "jsonb", "bool",
 )  # fmt: skip
 ROW = {name: i for i, name in enumerate(CHUNK_COLUMNS)}
 
@@ -128,8 +128,27 @@ def _chunk_row(doc: DocumentIn, chunk: ChunkIn, index: int, chunk_id: str,
         chunk.created_at or rules.now, chunk.volume, chunk.confidence,
         None if chunk.signal is None else float(chunk.signal), chunk.model,
         merge_tags(doc.tags, chunk.tags, inferred), Jsonb(chunk.metadata),
-        Jsonb({**doc.metadata, **chunk.metadata}),
+        # the merged view only where it is not the document's (stored once, there)
+        Jsonb({**doc.metadata, **chunk.metadata}) if chunk.metadata else None,
+        bool(doc.metadata),
     ]  # fmt: skip
+
+
+# The metadata of one request in all (its document's and its chunks'), as JSON: each is
+# at most METADATA_MAX_BYTES (app/validation.py).
+REQUEST_METADATA_MAX_BYTES = 8 * 1024 * 1024
+
+
+def _check_metadata_total(doc: DocumentIn) -> None:
+    total = len(orjson.dumps(doc.metadata)) + sum(
+        len(orjson.dumps(chunk.metadata)) for chunk in doc.chunks
+    )
+    if total > REQUEST_METADATA_MAX_BYTES:
+        raise BadRequest(
+            f"metadata: the document and its chunks hold {total:,} bytes of metadata in all; "
+            f"at most {REQUEST_METADATA_MAX_BYTES:,} per request",
+            field="metadata",
+        )
 
 
 def prepare_document(
@@ -141,6 +160,7 @@ def prepare_document(
             f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
             field="chunks",
         )
+    _check_metadata_total(doc)
     seen: set[str] = set()
     prepared: list[PreparedChunk] = []
     for index, chunk in enumerate(doc.chunks):

@@ -87,14 +87,28 @@ def _same(value: Any) -> Any:
 @dataclass(frozen=True)
 class FilterSpec:
     """The SQL side of one filter: ``predicate`` is SQL over ``c`` (a rag.chunks row) and
-    ``{f}`` (the filter's value), and holds for the chunks that pass it."""
+    ``{f}`` (the filter's value) and ``{meta}`` (the chunk's metadata, its document's
+    merged in), and holds for the chunks that pass it; ``scan`` is the
+    same condition written for a statement planned per request (api.filter_sql), when it
+    needs another form to read an index (default: the predicate), where ``{filter}`` is
+    the whole api.search_filter."""
 
     name: str  # the request field
     sql_name: str  # the api.search_filter field
     sql_type: str
     predicate: str
     to_sql: Callable[[Any], Any] = _same
+    scan: str | None = None
 
+
+# The metadata filter in a statement planned per request, exact and on indexes: the chunks
+# with metadata of their own by their merged view (GIN on rag.chunks.meta), the others by
+# their document's (GIN on rag.documents.metadata, then the chunks' document_id index).
+METADATA_SCAN = (
+    "(c.meta @@ {f} OR (c.meta IS NULL AND c.document_id = ANY (ARRAY("
+    "SELECT d.id FROM rag.documents d WHERE d.collection_id = {filter}.collection_id "
+    "AND d.metadata @@ {f}))))"
+)
 
 FILTERS: tuple[FilterSpec, ...] = (
     FilterSpec("doc_ids", "doc_ids", "text[]", "c.doc_id = ANY ({f})"),
@@ -103,7 +117,8 @@ FILTERS: tuple[FilterSpec, ...] = (
     FilterSpec("tags_all", "tags_all", "text[]", "c.tags @> {f}"),
     FilterSpec("created_after", "created_after", "timestamptz", "c.created_at >= {f}"),
     FilterSpec("created_before", "created_before", "timestamptz", "c.created_at < {f}"),
-    FilterSpec("filter", "metadata", "jsonpath", "c.meta @@ {f}", compile_filter),
+    FilterSpec("filter", "metadata", "jsonpath", "{meta} @@ {f}", compile_filter,
+               scan=METADATA_SCAN),
 )  # fmt: skip
 
 
@@ -141,15 +156,17 @@ def filter_type_sql() -> str:
     """api.search_filter and the functions generated from FILTERS."""
     fields = ",\n".join(f"    {spec.sql_name} {spec.sql_type}" for spec in FILTERS)
     passes = "\n       AND ".join(
-        f"(f.{spec.sql_name} IS NULL OR {_held(spec)})" for spec in FILTERS
+        f"(f.{spec.sql_name} IS NULL OR {_held(spec, PASSED_META)})" for spec in FILTERS
     )
     as_text = ",\n        ".join(
         f"CASE WHEN f.{spec.sql_name} IS NOT NULL THEN "
-        f"format({_quoted(spec.predicate.format(f='(%1$s).' + spec.sql_name))}, p_param) END"
+        f"format({_quoted(_scan_form(spec))},"
+        " p_param) END"
         for spec in FILTERS
     )
     failed = ",\n        ".join(
-        f"CASE WHEN f.{spec.sql_name} IS NOT NULL AND NOT {_held(spec)} THEN '{spec.name}' END"
+        f"CASE WHEN f.{spec.sql_name} IS NOT NULL AND NOT {_held(spec, LOOKED_UP_META)} "
+        f"THEN '{spec.name}' END"
         for spec in FILTERS
     )
     return f"""
@@ -158,9 +175,12 @@ CREATE TYPE api.search_filter AS (
 {fields}
 );
 
--- Whether chunk c passes every given filter. Inlined into the searches' statements, where
--- the filter is a parameter (the planner reads c's columns straight from the row).
-CREATE FUNCTION api.passes(f api.search_filter, c rag.chunks)
+-- Whether chunk c passes every given filter; p_document_meta: its document's metadata,
+-- written at each call as the subquery (SELECT d.metadata FROM rag.documents d WHERE d.id =
+-- c.document_id AND d.collection_id = c.collection_id), which runs only when needed.
+-- Inlined into the searches' statements, where the filter is a parameter (the planner
+-- reads c's columns straight from the row).
+CREATE FUNCTION api.passes(f api.search_filter, c rag.chunks, p_document_meta jsonb)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE
 AS $$
@@ -189,9 +209,18 @@ $$;
 """
 
 
-def _held(spec: FilterSpec) -> str:
+def _scan_form(spec: FilterSpec) -> str:
+    """The scan's condition over the filter in parameter %1$s."""
+    return (spec.scan or spec.predicate).format(f=f"(%1$s).{spec.sql_name}", filter="(%1$s)")
+
+
+PASSED_META = "api.chunk_meta(c, p_document_meta)"
+LOOKED_UP_META = "api.chunk_meta(c)"
+
+
+def _held(spec: FilterSpec, meta: str) -> str:
     """The predicate on filter value f, false where SQL would say unknown."""
-    return f"coalesce({spec.predicate.format(f=f'f.{spec.sql_name}')}, false)"
+    return f"coalesce({spec.predicate.format(f=f'f.{spec.sql_name}', meta=meta)}, false)"
 
 
 def _quoted(text: str) -> str:

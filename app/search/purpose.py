@@ -18,7 +18,7 @@ from app.search.filters import FILTER_RULES, FilterFields
 from app.search.request import SearchRequest
 from app.search.space import SpaceSearchRequest, space_search
 from app.settings import Settings
-from app.validation import Count, Name, UnitFloat, VectorInput, parse_model
+from app.validation import Count, Name, UnitFloat, VectorInput, as_vector, parse_model
 
 
 class PurposeSearchRequest(FilterFields):
@@ -87,8 +87,11 @@ async def _purpose_vector(
         raise BadRequest("give goal (a stored goal's name) or purpose_vector")
     if request.goal is not None and request.purpose_vector is not None:
         raise BadRequest("give goal or purpose_vector, not both")
-    if request.goal is None:
-        return request.space or settings.default_space, request.purpose_vector
+    if request.purpose_vector is not None:
+        return request.space or settings.default_space, as_vector(
+            request.purpose_vector, "purpose_vector"
+        )
+    assert request.goal is not None
     goal = await get_goal(conn, request.goal, vectors=True)
     space = request.space or (
         settings.default_space if settings.default_space in goal["spaces"] else goal["spaces"][0]
@@ -108,7 +111,7 @@ async def purpose_search(
         "query_embedding": vector, "top_k": request.top_k,
         "min_similarity": request.min_alignment,
     })  # fmt: skip
-    found = await space_search(conn, space, nearest, settings)
+    found = await space_search(conn, space, nearest, settings, field="purpose_vector")
     results = [
         {**{k: v for k, v in row.items() if k != "similarity"}, "alignment": row["similarity"]}
         for row in found["results"]

@@ -48,16 +48,18 @@ def parse_space_search(body: bytes | dict[str, Any]) -> SpaceSearchRequest:
 
 
 async def space_search(
-    conn: AsyncConnection, space: str, request: SpaceSearchRequest, settings: Settings
-) -> dict[str, Any]:
+    conn: AsyncConnection, space: str, request: SpaceSearchRequest, settings: Settings,
+    field: str = "query_embedding",
+) -> dict[str, Any]:  # fmt: skip
+    """The nearest chunks; ``field`` names the vector in errors (the caller's name for it)."""
     started = time.perf_counter()
-    vector = as_vector(request.query_embedding, "query_embedding")
+    vector = as_vector(request.query_embedding, field)
     context = await load_context(conn, request.collection, None)
     info = context.space(space)
     if vector.size != info.dims:
         raise BadRequest(
             "query_dimension_mismatch",
-            message=f"query_embedding has {vector.size} dimensions; space {space!r} has "
+            message=f"{field} has {vector.size} dimensions; space {space!r} has "
             f"{info.dims}",
             space=space, expected=info.dims, actual=int(vector.size),
         )  # fmt: skip

@@ -82,7 +82,7 @@ BEGIN
           WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
             -- the box read stays index-only; a filter looks each chunk up by its key
             AND (NOT p.filtered
-                 OR (SELECT api.passes(v_filter, c)
+                 OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id))
                      FROM rag.chunks c
                      WHERE c.id = r.id AND c.collection_id = p.collection_id))
           LIMIT p_limit) r;
@@ -118,7 +118,7 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(v_filter, c))
+                   OR api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)))
             ORDER BY c.created_at DESC LIMIT p.k);
     END IF;
     IF p.w_sig > 0 THEN
@@ -126,7 +126,7 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(v_filter, c))
+                   OR api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)))
             ORDER BY c.signal DESC LIMIT p.k);
     END IF;
     IF p.w_rec > 0 AND p.w_sig > 0 THEN

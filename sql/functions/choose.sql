@@ -57,7 +57,7 @@ BEGIN
     END IF;
     IF f.src_like IS NOT NULL OR f.created_after IS NOT NULL OR f.created_before IS NOT NULL
        OR f.metadata IS NOT NULL THEN
-        SELECT count(*) FILTER (WHERE api.passes(f, c)),
+        SELECT count(*) FILTER (WHERE api.passes(f, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id))),
                count(*)
         INTO v_matched, v_sampled
         FROM rag.chunks c TABLESAMPLE SYSTEM (least(100, 100.0 * v_sample_rows / greatest(p_total, 1)))

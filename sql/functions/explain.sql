@@ -64,7 +64,7 @@ BEGIN
     IF 'filter' = ANY (v_failed) THEN
         v_conditions := ARRAY(
             SELECT u.label FROM unnest(p_conditions, p_condition_paths) WITH ORDINALITY AS u(label, path, n)
-            WHERE NOT coalesce(c.meta @@ u.path, false) ORDER BY u.n);
+            WHERE NOT coalesce(api.chunk_meta(c) @@ u.path, false) ORDER BY u.n);
     END IF;
     v_row := api.result_rows(p, ARRAY[c.id], v_lex.ids, v_lex.scores) -> 0;
     v_matched := c.id = ANY (v_lex.ids);

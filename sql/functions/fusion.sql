@@ -65,14 +65,14 @@ BEGIN
             SELECT c.id FROM rag.chunks c
             WHERE c.collection_id = p.collection_id
               AND (NOT p.filtered
-                   OR api.passes(v_filter, c))
+                   OR api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)))
             ORDER BY c.created_at DESC, c.chunk_id LIMIT p.rrf_window);
     END IF;
     RETURN ARRAY(
         SELECT c.id FROM rag.chunks c
         WHERE c.collection_id = p.collection_id
           AND (NOT p.filtered
-               OR api.passes(v_filter, c))
+               OR api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)))
         ORDER BY c.signal DESC, c.chunk_id LIMIT p.rrf_window);
 END
 $$;

@@ -96,7 +96,7 @@ BEGIN
               FROM unnest(p.lex_terms, p.lex_weights) AS q(term, w)
               JOIN rag.lex_postings l ON l.term = q.term AND l.collection_id = p.collection_id
               JOIN rag.chunks c ON c.id = l.chunk_pk AND c.collection_id = p.collection_id
-              WHERE api.passes(v_filter, c)
+              WHERE api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id))
               GROUP BY l.chunk_pk) m;
     END IF;
 END

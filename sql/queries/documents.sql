@@ -28,7 +28,7 @@ SELECT nextval('rag.chunk_pk_seq') FROM generate_series(1, %s);
 -- name: copy_chunks
 COPY rag.chunks (id, collection_id, document_id, chunk_id, doc_id, src, title, ordinal,
                  chunk, created_at, volume, confidence, signal_given, model, tags,
-                 metadata, meta)
+                 metadata, meta, inherits)
 FROM STDIN (FORMAT BINARY);
 
 -- name: copy_vectors

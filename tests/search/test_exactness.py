@@ -10,6 +10,7 @@ import numpy as np
 import psycopg
 import pytest
 
+from app.recency import RECENCY_FUNCTIONS
 from helpers import (
     AS_OF,
     assert_exact_topk,
@@ -26,7 +27,8 @@ WEIGHT_MIXES = [
     (1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
     (0.0, 0.0, 1.0), (0.34, 0.33, 0.33), (0.0, 0.5, 0.5), (0.1, 0.9, 0.0),
 ]  # fmt: skip
-RECENCY = [("inverse", 1.0), ("exponential", 30.0), ("gaussian", 90.0), ("linear", 200.0)]
+# every decay of the registry, at a short and a long scale
+RECENCY = [(name, scale) for name in RECENCY_FUNCTIONS for scale in (1.0, 90.0)]
 # "threshold": over the HNSW indexes, whose answers are exact for a few thousand rows at
 # ef_search 1000, so the rows must be exactly brute force's.
 # "threshold-exact-streams": the same algorithm with the HNSW indexes dropped (inside a

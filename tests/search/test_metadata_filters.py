@@ -84,13 +84,14 @@ def _chunk_metadata(rng: np.random.Generator) -> dict[str, Any]:
 def _with_metadata(
     rng: np.random.Generator, docs: list[dict[str, Any]], chunks: list[Chunk], collection: str
 ) -> None:
-    """Give every document and chunk metadata (and the records the merged view)."""
+    """Give documents and chunks metadata (and the records the merged view): most of each,
+    so that every pair is there (both, the document's alone, the chunk's alone, none)."""
     by_id = {chunk.chunk_id: chunk for chunk in chunks}
     for doc in docs:
         doc["collection"] = collection
-        doc["metadata"] = _document_metadata(rng)
+        doc["metadata"] = _document_metadata(rng) if rng.random() < 0.8 else {}
         for body in doc["chunks"]:
-            body["metadata"] = _chunk_metadata(rng)
+            body["metadata"] = _chunk_metadata(rng) if rng.random() < 0.6 else {}
             by_id[body["chunk_id"]].meta = {**doc["metadata"], **body["metadata"]}
 
 

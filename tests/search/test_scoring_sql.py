@@ -10,12 +10,12 @@ import numpy as np
 import psycopg
 import pytest
 
-from app.recency import RECENCY_FUNCTIONS
+from app.recency import MAX_HALVINGS, RECENCY_FUNCTIONS
 from app.settings import Settings
 from helpers import recency
 
-FUNCTIONS = [("inverse", 1.0), ("inverse", 7.0), ("exponential", 30.0), ("gaussian", 90.0),
-             ("linear", 200.0)]  # fmt: skip
+# every decay of the registry, at three scales
+FUNCTIONS = [(name, scale) for name in RECENCY_FUNCTIONS for scale in (1.0, 7.0, 200.0)]
 AGES = [0.0, 0.01, 0.5, 1.0, 3.7, 30.0, 89.9, 365.0, 399.0, 401.0, 1095.0]
 
 
@@ -44,8 +44,8 @@ def test_recency_formula_matches_the_documented_one(conn, function, scale):
 def test_max_days_is_the_inverse_of_recency(conn, function, scale):
     for days in AGES:
         value = sql_recency(conn, function, scale, days)
-        if value <= 0:
-            continue  # linear decay reached 0: any older age has the same recency
+        if value <= 0.5**MAX_HALVINGS:
+            continue  # the decay reached its floor: any older age has the same recency
         (limit,) = conn.execute(
             "SELECT api.recency_max_days(%s, %s, %s)", (value, function, scale)
         ).fetchone()

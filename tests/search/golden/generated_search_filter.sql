@@ -9,9 +9,12 @@ CREATE TYPE api.search_filter AS (
     metadata jsonpath
 );
 
--- Whether chunk c passes every given filter. Inlined into the searches' statements, where
--- the filter is a parameter (the planner reads c's columns straight from the row).
-CREATE FUNCTION api.passes(f api.search_filter, c rag.chunks)
+-- Whether chunk c passes every given filter; p_document_meta: its document's metadata,
+-- written at each call as the subquery (SELECT d.metadata FROM rag.documents d WHERE d.id =
+-- c.document_id AND d.collection_id = c.collection_id), which runs only when needed.
+-- Inlined into the searches' statements, where the filter is a parameter (the planner
+-- reads c's columns straight from the row).
+CREATE FUNCTION api.passes(f api.search_filter, c rag.chunks, p_document_meta jsonb)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE
 AS $$
@@ -21,7 +24,7 @@ AS $$
        AND (f.tags_all IS NULL OR coalesce(c.tags @> f.tags_all, false))
        AND (f.created_after IS NULL OR coalesce(c.created_at >= f.created_after, false))
        AND (f.created_before IS NULL OR coalesce(c.created_at < f.created_before, false))
-       AND (f.metadata IS NULL OR coalesce(c.meta @@ f.metadata, false))
+       AND (f.metadata IS NULL OR coalesce(api.chunk_meta(c, p_document_meta) @@ f.metadata, false))
 $$;
 
 -- The same as SQL text over "c" (rag.chunks) and the filter in parameter p_param, with
@@ -38,7 +41,7 @@ AS $$
         CASE WHEN f.tags_all IS NOT NULL THEN format('c.tags @> (%1$s).tags_all', p_param) END,
         CASE WHEN f.created_after IS NOT NULL THEN format('c.created_at >= (%1$s).created_after', p_param) END,
         CASE WHEN f.created_before IS NOT NULL THEN format('c.created_at < (%1$s).created_before', p_param) END,
-        CASE WHEN f.metadata IS NOT NULL THEN format('c.meta @@ (%1$s).metadata', p_param) END)
+        CASE WHEN f.metadata IS NOT NULL THEN format('(c.meta @@ (%1$s).metadata OR (c.meta IS NULL AND c.document_id = ANY (ARRAY(SELECT d.id FROM rag.documents d WHERE d.collection_id = (%1$s).collection_id AND d.metadata @@ (%1$s).metadata))))', p_param) END)
 $$;
 
 -- The filters chunk c fails, each checked on its own, by request field name.
@@ -53,5 +56,5 @@ AS $$
         CASE WHEN f.tags_all IS NOT NULL AND NOT coalesce(c.tags @> f.tags_all, false) THEN 'tags_all' END,
         CASE WHEN f.created_after IS NOT NULL AND NOT coalesce(c.created_at >= f.created_after, false) THEN 'created_after' END,
         CASE WHEN f.created_before IS NOT NULL AND NOT coalesce(c.created_at < f.created_before, false) THEN 'created_before' END,
-        CASE WHEN f.metadata IS NOT NULL AND NOT coalesce(c.meta @@ f.metadata, false) THEN 'filter' END], NULL)
+        CASE WHEN f.metadata IS NOT NULL AND NOT coalesce(api.chunk_meta(c) @@ f.metadata, false) THEN 'filter' END], NULL)
 $$;

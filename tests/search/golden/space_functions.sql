@@ -20,7 +20,7 @@ BEGIN
                   -- where a join's generic plan may materialize every chunk that passes
                   -- and compare each pair
                   AND (NOT p_filtered
-                       OR (SELECT api.passes(p_filter, c) FROM rag.chunks c
+                       OR (SELECT api.passes(p_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
                            WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
                 ORDER BY 3 LIMIT p_depth) v) n;
 END
@@ -45,7 +45,7 @@ BEGIN
         FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
               WHERE v.collection_id = p.collection_id
                 AND (NOT p.filtered  -- as in nearest
-                     OR (SELECT api.passes(v_filter, c) FROM rag.chunks c
+                     OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
                          WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
               ORDER BY 3) v;
     RETURN v_walk;
