@@ -18,6 +18,7 @@ configured at all the service is open and binds to 127.0.0.1 only (see app.cli).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,10 +35,12 @@ class Scope(Enum):
 
 @dataclass(frozen=True)
 class Access:
-    """What the caller's key allows: writing, and which collections (None: all)."""
+    """What the caller's key allows: writing, and which collections (None: all); ``key``
+    names the key (a digest, never the token; None in open mode)."""
 
     write: bool
     collections: frozenset[str] | None = None
+    key: str | None = None
 
     def collection(self, name: str) -> str:
         """``name``, if this key may use that collection (else 403)."""
@@ -86,14 +89,19 @@ def access_for(settings: Settings, authorization: str | None) -> Access:
     token = _token(authorization)
     if token is None:
         raise Unauthorized()
+    name = _key_name(token)
     if _matches(token, settings.api_keys):
-        return OPEN
+        return Access(write=True, key=name)
     if _matches(token, settings.read_keys):
-        return Access(write=False)
+        return Access(write=False, key=name)
     for key, grant in settings.collection_keys.items():
         if _matches(token, [key]):
-            return Access(write=grant.write, collections=frozenset(grant.collections))
+            return Access(write=grant.write, collections=frozenset(grant.collections), key=name)
     raise Unauthorized()
+
+
+def _key_name(token: str) -> str:
+    return hashlib.blake2b(token.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def check_access(settings: Settings, authorization: str | None, needed: Scope) -> Access:

@@ -27,6 +27,7 @@ class RagError(Exception):
 
     status = 500
     kind = "internal"  # the label of a 5xx in the metrics
+    retry_after: int | None = None  # seconds, sent as Retry-After
 
     def __init__(self, message: str, /, **extra: Any) -> None:
         super().__init__(message)
@@ -90,6 +91,17 @@ class UnsupportedMediaType(RagError):
     """The request body is not declared as JSON (Content-Type: application/json)."""
 
     status = 415
+
+
+class Throttled(RagError):
+    """The caller's key or collection has as many requests on the database as it may
+    (app/api/shares.py): retry when one has finished."""
+
+    status = 429
+
+    def __init__(self, message: str, /, retry_after: int = 1, **extra: Any) -> None:
+        super().__init__(message, **extra)
+        self.retry_after = retry_after
 
 
 class Unavailable(RagError):

@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     migrate_on_start: bool = True
     pool_size: int = Field(default=5, ge=1, le=200)
     pool_timeout: float = Field(default=5.0, gt=0)
+    # requests one key / one collection may have on the database at once (429 past it)
+    key_concurrency: int | None = Field(default=None, ge=1)  # unset: RAG_POOL_SIZE - 1
+    collection_concurrency: int | None = Field(default=None, ge=1)  # unset: likewise
     statement_timeout_ms: int = Field(default=30_000, ge=0)
     request_timeout: float = Field(default=120.0, gt=0, le=86_400)
     pg_shared_buffers: str = "1GB"
@@ -174,6 +177,10 @@ class Settings(BaseSettings):
     def open_access(self) -> bool:
         """No keys configured: anyone on the loopback interface may read and write."""
         return not self.api_keys and not self.read_keys and not self.collection_keys
+
+    def share(self, given: int | None) -> int:
+        """A tenant's slots: as configured, else all the pool but one connection."""
+        return given if given is not None else max(1, self.pool_size - 1)
 
     @property
     def embedded(self) -> bool:

@@ -1,16 +1,18 @@
-"""What routes get from the application: settings, a pooled connection, the caller's
-access, and the request body (read once, with a size limit)."""
+"""What routes get from the application: settings, a pooled connection (or, for work on a
+collection, a lease that takes one within the caller's share), the caller's access, and
+the request body (read once, with a size limit)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
 
 from fastapi import Header, Request
 from psycopg import AsyncConnection
 from starlette.requests import ClientDisconnect
 
+from app.api.shares import Shares
 from app.auth import Access, Scope, check_access
 from app.db.replicas import PRIMARY, ReplicaSet
 from app.errors import (
@@ -50,6 +52,14 @@ async def read_db(
 ) -> AsyncIterator[AsyncConnection]:
     """A connection for a read: a replica in rotation (app/db/replicas.py), or the primary
     when there is none or the request says ``X-Consistency: primary``."""
+    async with _read_connection(request, consistency) as conn:
+        yield conn
+
+
+@asynccontextmanager
+async def _read_connection(
+    request: Request, consistency: str | None
+) -> AsyncIterator[AsyncConnection]:
     wanted = "replica" if consistency is None else consistency
     if wanted not in ("primary", "replica"):
         raise BadRequest("the X-Consistency header must be primary or replica",
@@ -63,6 +73,39 @@ async def read_db(
     replicas.reads[PRIMARY] += 1
     async with request.app.state.database.connection() as conn:
         yield conn
+
+
+class Lease:
+    """Connections for one request's work on a collection, each taken within the caller's
+    share of the pool (app/api/shares.py): the route names the collection once it has
+    read it, and the connection is taken then."""
+
+    def __init__(self, request: Request, read: bool, consistency: str | None = None) -> None:
+        self.request = request
+        self.read = read
+        self.consistency = consistency
+
+    @asynccontextmanager
+    async def connection(self, access: Access, collection: str) -> AsyncIterator[AsyncConnection]:
+        """A connection for ``collection``, if ``access`` may use it (else 403)."""
+        shares: Shares = self.request.app.state.shares
+        async with shares.hold(access.key, access.collection(collection)):
+            if self.read:
+                async with _read_connection(self.request, self.consistency) as conn:
+                    yield conn
+            else:
+                async with self.request.app.state.database.connection() as conn:
+                    yield conn
+
+
+async def reads(request: Request, consistency: ConsistencyHeader = None) -> Lease:
+    """Reads on a collection: a replica in rotation, or the primary (see read_db)."""
+    return Lease(request, read=True, consistency=consistency)
+
+
+async def writes(request: Request) -> Lease:
+    """Writes on a collection: the primary."""
+    return Lease(request, read=False)
 
 
 def authorize(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, Access]]:

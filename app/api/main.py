@@ -24,6 +24,7 @@ from app.api.pages import install_pages
 from app.api.params import PARAMETER_RULES
 from app.api.responses import ORJSONResponse, error_response
 from app.api.routes import routers
+from app.api.shares import Shares
 from app.db.replicas import ReplicaSet
 from app.db.runtime import DatabaseRuntime
 from app.db.statistics import StatisticsKeeper
@@ -125,6 +126,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app.state.settings = settings
     app.state.body_budget = BodyBudget(settings.ingest_bodies_max_bytes)
+    app.state.shares = Shares(
+        per_key=settings.share(settings.key_concurrency),
+        per_collection=settings.share(settings.collection_concurrency),
+        wait=settings.pool_timeout,
+    )
     if not logging.getLogger().handlers:  # a worker process of `serve --workers N`
         configure_logging(settings.log_level, settings.log_format)
     app.add_middleware(

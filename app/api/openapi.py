@@ -25,6 +25,8 @@ STATUS_TEXT = {
     413: "The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, "
     "RAG_MAX_SEARCH_BODY_BYTES for any other.",
     415: "The body is not declared as JSON (Content-Type: application/json).",
+    429: "The key or the collection has as many requests on the database as it may "
+    "(RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds.",
     503: "The database is unavailable (restarting, reconnecting) or every connection is "
     "busy; retry after Retry-After seconds.",
     504: "A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database "
@@ -34,7 +36,7 @@ BAD_HEADER = {
     "description": "A header breaks a rule (the message names it).",
     "content": {"application/json": {"schema": {"$ref": REF.format(model="ErrorBody")}}},
 }
-ACCESS = (401, 403, 503, 504)  # every /api route: keys, and the database behind it
+ACCESS = (401, 403, 429, 503, 504)  # every /api route: keys, and the database behind it
 BODY = (400, 413, 415)  # routes that read a JSON body
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 from starlette.responses import JSONResponse
 
-from app.errors import RagError, Unavailable
+from app.errors import RagError
 
 
 class ORJSONResponse(JSONResponse):
@@ -18,6 +18,6 @@ class ORJSONResponse(JSONResponse):
 
 
 def error_response(error: RagError) -> ORJSONResponse:
-    """The one answer to an error: its body and status, and Retry-After on a 503."""
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Unavailable) else None
+    """The one answer to an error: its body and status, and Retry-After (429, 503)."""
+    headers = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
     return ORJSONResponse(error.body(), status_code=error.status, headers=headers)

@@ -93,9 +93,10 @@ def test_database_failure_is_a_500_without_secrets_or_internal_names(own_db):
 
 
 def test_pool_exhausted_is_a_503_with_retry_after(own_db):
-    service = start_service(
-        {"DATABASE_URL": own_db, "RAG_POOL_SIZE": "1", "RAG_POOL_TIMEOUT": "0.5"}
-    )
+    service = start_service(  # the collection's share is not what runs out here
+        {"DATABASE_URL": own_db, "RAG_POOL_SIZE": "1", "RAG_POOL_TIMEOUT": "0.5",
+         "RAG_COLLECTION_CONCURRENCY": "2"}
+    )  # fmt: skip
     try:
         base = service.base_url
         assert httpx.post(base + "/api/rag/documents", json=DOC).status_code == 200

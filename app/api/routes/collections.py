@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, read_db, shared_writer
+from app.api.deps import Lease, authorize, body_bytes, db, read_db, reads, shared_writer
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionPath
 from app.api.responses import ORJSONResponse
@@ -63,12 +63,10 @@ async def list_collections(
 async def get_collection(
     name: CollectionPath,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(read_db)],
+    lease: Annotated[Lease, Depends(reads)],
 ) -> Any:
-    return {
-        "ok": True,
-        "collection": await collections.get_collection(conn, access.collection(name)),
-    }
+    async with lease.connection(access, name) as conn:
+        return {"ok": True, "collection": await collections.get_collection(conn, name)}
 
 
 @router.delete(

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from psycopg import AsyncConnection
 
-from app.api.deps import authorize, db, document_body, get_settings, read_db
+from app.api.deps import Lease, authorize, document_body, get_settings, reads, writes
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, DocId
 from app.api.schemas import DeletedDocument, DocumentResponse, IngestResponse
@@ -31,15 +30,15 @@ async def upsert_document(
     request: Request,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     body: Annotated[bytes, Depends(document_body)],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    lease: Annotated[Lease, Depends(writes)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
     """All or nothing: any bad chunk (empty text, unknown space, wrong dimension,
     NaN/Infinity) gets a 400 naming it, and nothing is stored. 404: an unknown
     collection; 409: a chunk_id another document of the collection holds."""
     document = parse_document(body)
-    access.collection(document.collection)
-    stored = await ingest_document(conn, document, settings)
+    async with lease.connection(access, document.collection) as conn:
+        stored = await ingest_document(conn, document, settings)
     request.state.ingested_chunks = stored["chunks"]  # for the metrics
     request.app.state.statistics.written(document.collection)
     return stored
@@ -55,11 +54,12 @@ async def upsert_document(
 async def read_document(
     doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(read_db)],
+    lease: Annotated[Lease, Depends(reads)],
     collection: CollectionQuery = "default",
     include_embeddings: Annotated[bool, Query(description="Add each chunk's vectors.")] = False,
 ) -> Any:
-    return await get_document(conn, access.collection(collection), doc_id, include_embeddings)
+    async with lease.connection(access, collection) as conn:
+        return await get_document(conn, collection, doc_id, include_embeddings)
 
 
 @router.delete(
@@ -72,9 +72,10 @@ async def remove_document(
     request: Request,
     doc_id: DocId,
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    lease: Annotated[Lease, Depends(writes)],
     collection: CollectionQuery = "default",
 ) -> Any:
-    deleted = await delete_document(conn, access.collection(collection), doc_id)
+    async with lease.connection(access, collection) as conn:
+        deleted = await delete_document(conn, collection, doc_id)
     request.app.state.statistics.written(collection)
     return deleted

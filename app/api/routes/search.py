@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, get_settings, read_db
+from app.api.deps import Lease, authorize, body_bytes, get_settings, reads
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import NamePath
 from app.api.responses import ORJSONResponse
@@ -32,7 +31,7 @@ from app.settings import Settings
 router = APIRouter(prefix="/api/rag", tags=["search"])
 Reader = Annotated[Access, Depends(authorize(Scope.READ))]
 Body = Annotated[bytes, Depends(body_bytes)]
-Connection = Annotated[AsyncConnection, Depends(read_db)]
+Reads = Annotated[Lease, Depends(reads)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SEARCH_ERRORS = errors(*ACCESS, *BODY, 404)
 
@@ -45,14 +44,14 @@ SEARCH_ERRORS = errors(*ACCESS, *BODY, 404)
     responses=SEARCH_ERRORS,
 )
 async def search_route(
-    request: Request, access: Reader, body: Body, conn: Connection, settings: SettingsDep
+    request: Request, access: Reader, body: Body, lease: Reads, settings: SettingsDep
 ) -> Any:
     """Score = w_cos·sem + w_lex·lex + w_rec·rec + w_sig·sig over every chunk of the
     collection that passes the filters, computed in PostgreSQL; the rows are the best k
     (ties by chunk_id). 404: an unknown collection."""
     query = parse_search_request(body)
-    access.collection(query.collection)
-    result = await search(conn, query, settings)
+    async with lease.connection(access, query.collection) as conn:
+        result = await search(conn, query, settings)
     request.state.search_metadata = result["query_metadata"]  # for the metrics and logs
     return ORJSONResponse(result)
 
@@ -65,13 +64,13 @@ async def search_route(
     responses=SEARCH_ERRORS,
 )
 async def space_search_route(
-    space: NamePath, access: Reader, body: Body, conn: Connection, settings: SettingsDep
+    space: NamePath, access: Reader, body: Body, lease: Reads, settings: SettingsDep
 ) -> Any:
     """Wrong dimension: 400 {"error": "query_dimension_mismatch", "expected", "actual"};
     unknown space: 400 {"error": "invalid_space", "valid_spaces"}."""
     request = parse_space_search(body)
-    access.collection(request.collection)
-    return ORJSONResponse(await space_search(conn, space, request, settings))
+    async with lease.connection(access, request.collection) as conn:
+        return ORJSONResponse(await space_search(conn, space, request, settings))
 
 
 @router.post(
@@ -82,12 +81,12 @@ async def space_search_route(
     responses=SEARCH_ERRORS,
 )
 async def purpose_search_route(
-    access: Reader, body: Body, conn: Connection, settings: SettingsDep
+    access: Reader, body: Body, lease: Reads, settings: SettingsDep
 ) -> Any:
     """Give goal (a stored goal's name) or purpose_vector. 404: an unknown goal."""
     request = parse_purpose_search(body)
-    access.collection(request.collection)
-    return ORJSONResponse(await purpose_search(conn, request, settings))
+    async with lease.connection(access, request.collection) as conn:
+        return ORJSONResponse(await purpose_search(conn, request, settings))
 
 
 @router.post(
@@ -97,10 +96,10 @@ async def purpose_search_route(
     response_model=ExplainResponse,
     responses=SEARCH_ERRORS,
 )
-async def explain_route(access: Reader, body: Body, conn: Connection, settings: SettingsDep) -> Any:
+async def explain_route(access: Reader, body: Body, lease: Reads, settings: SettingsDep) -> Any:
     """The stage is included, filter (with failed_filters and, for a metadata filter,
     failed_conditions), no_keyword_match, min_similarity, min_score, max_per_source, or
     outscored (with short_by). Counting the rank costs a scan. 404: an unknown chunk."""
     request = parse_explain_request(body)
-    access.collection(request.collection)
-    return ORJSONResponse(await explain_chunk(conn, request, settings))
+    async with lease.connection(access, request.collection) as conn:
+        return ORJSONResponse(await explain_chunk(conn, request, settings))

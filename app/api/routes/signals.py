@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
-from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db
+from app.api.deps import Lease, authorize, body_bytes, writes
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.schemas import SignalsResponse
 from app.auth import Access, Scope
@@ -26,10 +25,10 @@ router = APIRouter(prefix="/api/rag", tags=["signals"])
 async def update_signals(
     access: Annotated[Access, Depends(authorize(Scope.WRITE))],
     body: Annotated[bytes, Depends(body_bytes)],
-    conn: Annotated[AsyncConnection, Depends(db)],
+    lease: Annotated[Lease, Depends(writes)],
 ) -> Any:
     """add_volume counts a click; signal pins a value in [0,1], signal: null unpins it.
     An unknown chunk_id makes the whole request fail with 404, changing nothing."""
     signals = parse_signals(body)
-    access.collection(signals.collection)
-    return await apply_signals(conn, signals)
+    async with lease.connection(access, signals.collection) as conn:
+        return await apply_signals(conn, signals)

@@ -7,7 +7,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import authorize, body_bytes, db, get_settings, read_db, shared_writer
+from app.api.deps import (
+    Lease,
+    authorize,
+    body_bytes,
+    db,
+    get_settings,
+    read_db,
+    reads,
+    shared_writer,
+)
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, NamePath
 from app.api.responses import ORJSONResponse
@@ -72,7 +81,8 @@ async def drop_space(
 )
 async def stats(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
-    conn: Annotated[AsyncConnection, Depends(read_db)],
+    lease: Annotated[Lease, Depends(reads)],
     collection: CollectionQuery = "default",
 ) -> Any:
-    return await spaces.stats(conn, access.collection(collection))
+    async with lease.connection(access, collection) as conn:
+        return await spaces.stats(conn, collection)

@@ -2435,6 +2435,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -2537,6 +2546,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -2610,6 +2628,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2696,6 +2723,15 @@ export interface operations {
             };
             /** @description The request clashes with stored data (a taken name or chunk_id). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3215,6 +3251,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -3293,6 +3338,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3380,6 +3434,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -3429,6 +3492,15 @@ export interface operations {
             };
             /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3927,6 +3999,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -3976,6 +4057,15 @@ export interface operations {
             };
             /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4056,6 +4146,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4544,6 +4643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -4621,6 +4729,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -4670,6 +4787,15 @@ export interface operations {
             };
             /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4750,6 +4876,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4859,6 +4994,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -4945,6 +5089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -5015,6 +5168,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5121,6 +5283,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -5182,6 +5353,15 @@ export interface operations {
             };
             /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5672,6 +5852,15 @@ export interface operations {
             };
             /** @description The body is not declared as JSON (Content-Type: application/json). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6172,6 +6361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -6278,6 +6476,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -6339,6 +6546,15 @@ export interface operations {
             };
             /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6449,6 +6665,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -6535,6 +6760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -6608,6 +6842,15 @@ export interface operations {
             };
             /** @description The named collection, document, chunk, space, profile or goal does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,81 @@
+"""Each tenant's share of the database connections.
+
+The pool is shared by every key and every collection: without a bound, one key (or
+several keys on one collection) sending costly searches faster than they finish holds
+every connection, and another tenant's small search waits behind them until it gets 503.
+So a request that works on a collection first takes a slot of its key
+(RAG_KEY_CONCURRENCY) and of its collection (RAG_COLLECTION_CONCURRENCY), both below the
+pool size by default: whoever floods, a connection stays free for the others. A request
+that finds its key's or its collection's slots all taken waits for one as long as it
+would wait for a connection (RAG_POOL_TIMEOUT), then gets 429 with Retry-After.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+
+from app.errors import Throttled
+
+
+@dataclass
+class _Slots:
+    semaphore: asyncio.Semaphore
+    users: int = 0  # holding or waiting; the entry goes when it falls to 0
+
+
+@dataclass
+class Shares:
+    per_key: int
+    per_collection: int
+    wait: float  # seconds
+    _slots: dict[tuple[str, str], _Slots] = field(default_factory=dict)
+
+    @asynccontextmanager
+    async def hold(self, key: str | None, collection: str) -> AsyncIterator[None]:
+        """A slot of ``key`` (None: open mode, no key) and one of ``collection``, for the
+        duration of the block (else 429)."""
+        deadline = asyncio.get_running_loop().time() + self.wait
+        async with AsyncExitStack() as held:
+            if key is not None:
+                await held.enter_async_context(self._slot(("key", key), deadline))
+            await held.enter_async_context(self._slot(("collection", collection), deadline))
+            yield
+
+    def _limit(self, kind: str) -> int:
+        return self.per_key if kind == "key" else self.per_collection
+
+    @asynccontextmanager
+    async def _slot(self, name: tuple[str, str], deadline: float) -> AsyncIterator[None]:
+        kind, _ = name
+        slots = self._slots.setdefault(name, _Slots(asyncio.Semaphore(self._limit(kind))))
+        slots.users += 1
+        try:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await slots.semaphore.acquire()
+            except TimeoutError:
+                raise self._refusal(kind) from None
+            try:
+                yield
+            finally:
+                slots.semaphore.release()
+        finally:
+            slots.users -= 1
+            if slots.users == 0:
+                del self._slots[name]
+
+    def _refusal(self, kind: str) -> Throttled:
+        if kind == "key":
+            return Throttled(
+                f"this key has {self.per_key} requests on the database already "
+                "(RAG_KEY_CONCURRENCY); retry when one has finished",
+                limit=self.per_key, setting="RAG_KEY_CONCURRENCY",
+            )  # fmt: skip
+        return Throttled(
+            f"this collection has {self.per_collection} requests on the database already "
+            "(RAG_COLLECTION_CONCURRENCY); retry when one has finished",
+            limit=self.per_collection, setting="RAG_COLLECTION_CONCURRENCY",
+        )  # fmt: skip
