@@ -24,6 +24,7 @@ from psycopg import AsyncConnection
 from pydantic import ConfigDict, Field
 
 from app.search.filters import metadata_conditions
+from app.search.outcome import SearchOutcome
 from app.search.request import SEARCH_RULES, SearchRequest
 from app.search.response import (
     contract_row,
@@ -31,7 +32,7 @@ from app.search.response import (
     per_space_scores,
     weights_applied,
 )
-from app.search.service import SearchOutcome, run_search
+from app.search.service import run_search
 from app.search.store import RankedRow, explain_detail
 from app.settings import Settings
 from app.validation import Identifier, parse_model

@@ -215,6 +215,39 @@ def _instant(request: SearchRequest) -> float:
     return request.as_of.timestamp() if request.as_of is not None else time.time()
 
 
+def _given(request: SearchRequest) -> WeightLayer:
+    return WeightLayer(
+        w_cos=request.w_cos, w_rec=request.w_rec, w_sig=request.w_sig, w_lex=request.w_lex,
+        hybrid_vector_weight=request.hybrid_vector_weight, space_weights=request.space_weights,
+        recency=request.recency.model_dump() if request.recency else None,
+    )  # fmt: skip
+
+
+def _defaults(settings: Settings) -> WeightDefaults:
+    return WeightDefaults(
+        settings.default_w_rec, settings.default_w_sig, settings.hybrid_vector_weight
+    )
+
+
+def text_vector_weighs(request: SearchRequest, settings: Settings, context: SearchContext) -> bool:
+    """Whether the query text's vector in the default space would count in this search, so
+    that embedding the question is worth its time: not when the weights leave similarity
+    nothing (w_cos 0, hybrid_vector_weight 0), nor when active_spaces leaves the default
+    space out."""
+    if request.active_spaces is not None and settings.default_space not in request.active_spaces:
+        return False
+    if request.min_similarity is not None:
+        return True
+    parts = QueryParts(semantic=True, lexical=request.text() is not None)
+    layers = _layers(request, context, query_classification(request))
+    try:
+        applied = apply_layers(_given(request), layers, [settings.default_space],
+                               defaults=_defaults(settings), parts=parts)  # fmt: skip
+    except BadRequest:
+        return True  # the plan itself says what is wrong
+    return applied.blend.w_cos > 0
+
+
 def build_plan(
     request: SearchRequest,
     settings: Settings,
@@ -226,19 +259,12 @@ def build_plan(
     """Apply the profiles, the weight rules and the defaults: everything a search needs."""
     spaces, vectors = query_vectors(request, context, settings.default_space, text_vector)
     spaces, vectors = searched_spaces(spaces, vectors, request.active_spaces, context)
-    given = WeightLayer(
-        w_cos=request.w_cos, w_rec=request.w_rec, w_sig=request.w_sig, w_lex=request.w_lex,
-        hybrid_vector_weight=request.hybrid_vector_weight, space_weights=request.space_weights,
-        recency=request.recency.model_dump() if request.recency else None,
-    )  # fmt: skip
-    defaults = WeightDefaults(
-        settings.default_w_rec, settings.default_w_sig, settings.hybrid_vector_weight
-    )
     parts = QueryParts(semantic=bool(spaces), lexical=request.text() is not None)
     names = [space.name for space in spaces]
     applied = apply_layers(
-        given, _layers(request, context, classification), names, defaults=defaults, parts=parts
-    )
+        _given(request), _layers(request, context, classification), names,
+        defaults=_defaults(settings), parts=parts,
+    )  # fmt: skip
     suggested = classification.suggested_k if classification else settings.default_k
     k = request.k if request.k is not None else suggested
     diversity = request.diversity_factor or 0.0

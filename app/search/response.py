@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.search.outcome import SearchOutcome
 from app.search.plan import SearchPlan
 from app.search.request import SearchRequest
-from app.search.store import RankedRow, Ranking
 from app.weights import DISPLAY_DIGITS
 
 ROW_FIELDS = (
@@ -84,7 +84,15 @@ def response_row(
     return out
 
 
-def metadata(plan: SearchPlan, meta: dict[str, Any], elapsed_ms: float) -> dict[str, Any]:
+def _timings(meta: dict[str, Any], embed_ms: float | None) -> dict[str, Any]:
+    """Where the time went: embedding the question (when the service did), then the
+    database's stages."""
+    timings: dict[str, Any] = {} if embed_ms is None else {"embed": round(embed_ms, 3)}
+    return {**timings, **(meta.get("timings_ms") or {})}
+
+
+def metadata(outcome: SearchOutcome) -> dict[str, Any]:
+    plan, meta = outcome.plan, outcome.ranking.meta
     profile = plan.profile
     return {
         "strategy": meta["strategy"],
@@ -94,9 +102,9 @@ def metadata(plan: SearchPlan, meta: dict[str, Any], elapsed_ms: float) -> dict[
         "fell_back_to_scan": meta["fell_back"],
         "candidates_scanned": meta["candidates_scanned"],
         "keyword_matches": meta.get("keyword_matches"),
-        "search_time_ms": round(elapsed_ms, 3),
+        "search_time_ms": round(outcome.elapsed_ms, 3),
         "sql_time_ms": meta["search_time_ms"],
-        "timings_ms": meta.get("timings_ms") or {},
+        "timings_ms": _timings(meta, outcome.embed_ms),
         "collection": plan.collection,
         "fusion": plan.fusion,
         "spaces_searched": list(plan.space_names),
@@ -110,16 +118,14 @@ def metadata(plan: SearchPlan, meta: dict[str, Any], elapsed_ms: float) -> dict[
     }
 
 
-def search_response(
-    request: SearchRequest, plan: SearchPlan, ranking: Ranking, page: list[RankedRow],
-    elapsed_ms: float,
-) -> dict[str, Any]:  # fmt: skip
+def search_response(request: SearchRequest, outcome: SearchOutcome) -> dict[str, Any]:
+    plan = outcome.plan
     response: dict[str, Any] = {
         "ok": True,
         "k": plan.k,
         "weights": plan.weights.as_dict(),
-        "rows": [response_row(row, plan, request) for row in page],
-        "query_metadata": metadata(plan, ranking.meta, elapsed_ms),
+        "rows": [response_row(row, plan, request) for row in outcome.page],
+        "query_metadata": metadata(outcome),
     }
     if plan.classification is not None:
         response["classification"] = {

@@ -30,7 +30,14 @@ from app.search.auto import decides_balance, evidence_search
 from app.search.context import load_context
 from app.search.diversity import diversify
 from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
-from app.search.plan import SearchContext, SearchPlan, build_plan, query_classification
+from app.search.outcome import SearchOutcome
+from app.search.plan import (
+    SearchContext,
+    SearchPlan,
+    build_plan,
+    query_classification,
+    text_vector_weighs,
+)
 from app.search.purpose import add_purpose_alignment
 from app.search.request import SearchRequest
 from app.search.response import search_response
@@ -99,23 +106,19 @@ class Planning:
         )
 
 
-async def query_text_vector(request: SearchRequest, settings: Settings) -> np.ndarray | None:
+async def query_text_vector(
+    request: SearchRequest, settings: Settings, context: SearchContext
+) -> tuple[np.ndarray | None, float | None]:
     """The query text embedded in the default space, when the request has text, no
-    vector, and the server has an embedder."""
+    vector, the server has an embedder and similarity counts; and how long that took (ms,
+    None when nothing was embedded)."""
     if request.has_vector() or not request.text():
-        return None
-    return await embed_query(settings, request.text() or "")
-
-
-@dataclass(frozen=True)
-class SearchOutcome:
-    """A search's stages: the plan the rows came from, its ranking, and the page."""
-
-    plan: SearchPlan
-    ranking: Ranking
-    ranked: list[RankedRow]  # after diversity: the pages up to this one
-    page: list[RankedRow]
-    elapsed_ms: float
+        return None, None
+    if not text_vector_weighs(request, settings, context):
+        return None, None
+    started = time.perf_counter()
+    vector = await embed_query(settings, request.text() or "")
+    return vector, None if vector is None else (time.perf_counter() - started) * 1000
 
 
 async def _planned_ranking(conn: AsyncConnection, planning: Planning) -> tuple[SearchPlan, Ranking]:
@@ -134,8 +137,8 @@ async def run_search(
     """Every stage of one search, in order."""
     started = time.perf_counter()
     context = await load_context(conn, request.collection, request.profile_name())
-    planning = Planning(request, settings, context, await query_text_vector(request, settings),
-                        knobs)  # fmt: skip
+    text_vector, embed_ms = await query_text_vector(request, settings, context)
+    planning = Planning(request, settings, context, text_vector, knobs)
     plan, ranking = await _planned_ranking(conn, planning)
     if plan.evidence is None and _low_confidence(plan, ranking.rows,
                                                  settings.low_confidence_score):  # fmt: skip
@@ -147,7 +150,8 @@ async def run_search(
         page = ranked[plan.offset : plan.offset + plan.k]
     else:
         page = ranked[: plan.k]
-    return SearchOutcome(plan, ranking, ranked, page, (time.perf_counter() - started) * 1000)
+    elapsed = (time.perf_counter() - started) * 1000
+    return SearchOutcome(plan, ranking, ranked, page, elapsed, embed_ms)
 
 
 async def search(
@@ -155,8 +159,7 @@ async def search(
 ) -> dict[str, Any]:
     """``POST /api/rag/search``: the pipeline's page as the response contract says."""
     outcome = await run_search(conn, request, settings)
-    response = search_response(request, outcome.plan, outcome.ranking, outcome.page,
-                               outcome.elapsed_ms)  # fmt: skip
+    response = search_response(request, outcome)
     if request.include_purpose_alignment:
         spaces = list(outcome.plan.space_names)
         await add_purpose_alignment(conn, request, spaces, response["rows"])
