@@ -54,8 +54,8 @@ class Backend:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         self._database = DatabaseSupervisor(self.settings, DatabaseRuntime(self.settings))
-        await self._database.start()
-        try:
+        try:  # a start that fails half-way stops what it had started
+            await self._database.start()
             yield
         finally:
             await self._database.stop()
