@@ -9,7 +9,7 @@ TORCH_VERSION := 2.13.0
 QUIET_EDITABLE := ignore:Editable installation
 WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js web/tsconfig.json
 
-.PHONY: demo test test-clients install web lint docs compose-check system-packages bench-latency clean
+.PHONY: demo test test-clients install web lint docs compose-check system-packages citus bench-latency clean
 
 # The CPU build of torch first, so that the embed extra (the query embedder) pulls no CUDA build.
 $(BIN)/ragsearch: pyproject.toml
@@ -81,7 +81,12 @@ test-clients: install $(CLIENT_BIN)/pytest
 	cd $(CLIENT) && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy
 	cd $(CLIENT) && RAGSEARCH_SERVER_PYTHON=$(abspath $(BIN))/python .venv/bin/pytest
 
-test: install lint docs system-packages compose-check test-clients
+# PostgreSQL with Citus for the cluster tests (tests/cluster), built from the vendored
+# source (../shared/vendor/citus) into RAG_CITUS_CACHE_DIR once per pair of versions.
+citus: $(BIN)/ragsearch
+	$(BIN)/ragsearch cluster build
+
+test: install lint docs system-packages compose-check test-clients citus
 	cd web && npm test
 	$(BIN)/pytest
 

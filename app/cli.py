@@ -1,4 +1,4 @@
-"""The ``ragsearch`` command: serve, migrate, ingest, mcp."""
+"""The ``ragsearch`` command: serve, migrate, ingest, mcp, cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.cluster.cli import add_parser as add_cluster_parser
 from app.observe.logs import configure_logging
 from app.settings import Settings
 
@@ -169,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=mcp)
+
+    add_cluster_parser(commands)
     return parser
 
 

