@@ -115,6 +115,7 @@ class Settings(BaseSettings):
     rrf_k: int = Field(default=60, ge=1, le=100_000)
     low_confidence_score: float = Field(default=0.25, ge=0, le=1)
     embedder: Literal["auto", "local", "none"] = "auto"
+    facet_max_chunks: int = Field(default=100_000, ge=1, le=100_000_000)  # read per count
 
     # --- reranking (search_documents over MCP) --------------------------------------
     reranker_url: str | None = None

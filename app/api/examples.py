@@ -48,6 +48,12 @@ def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
             ),
         ),
         ("post", "/api/rag/explain"): {"embedding": vector, "k": 5, "chunk_id": chunk_id},
+        ("post", "/api/rag/facets"): {
+            "query": "json",
+            "created_after": "2020-01-01T00:00:00Z",
+            "fields": ["tags", "src", "metadata.license", "collection"],
+            "limit": 5,
+        },
         ("post", "/api/rag/search/space/{space}"): {"query_embedding": vector, "top_k": 5},
         ("post", "/api/rag/search/purpose"): {"purpose_vector": vector, "top_k": 5},
         ("put", "/api/rag/profiles/{name}"): {

@@ -10,7 +10,7 @@ EXPECTED_PATHS = {
     "/api/rag/search", "/api/rag/documents", "/api/rag/documents/{doc_id}", "/api/rag/spaces",
     "/api/rag/spaces/{name}", "/api/rag/stats", "/api/rag/signals", "/api/rag/examples",
     "/api/rag/search/space/{space}", "/api/rag/search/purpose", "/api/rag/explain",
-    "/api/rag/search/defaults",
+    "/api/rag/search/defaults", "/api/rag/facets",
     "/api/rag/profiles", "/api/rag/profiles/{name}", "/api/rag/profiles/{name}/versions",
     "/api/rag/goals", "/api/rag/goals/{name}", "/api/rag/collections",
     "/api/rag/collections/{name}", "/healthz", "/readyz", "/metrics",
@@ -57,6 +57,8 @@ def test_request_examples_work_as_given(demo_service):
     filtered = call("post", "/api/rag/search", name="filtered")
     assert filtered["rows"] and filtered["query_metadata"]["fusion"] == "rrf"
     assert call("post", "/api/rag/explain")["stage"] in ("included", "outscored", "max_per_source")
+    counted = call("post", "/api/rag/facets")
+    assert counted["counted"] == "keyword_matches" and counted["facets"]["metadata.license"]["values"]
     assert call("post", "/api/rag/search/space/{space}", "/api/rag/search/space/default")["results"]
     assert call("post", "/api/rag/search/purpose")["results"]
     put = example("put", "/api/rag/profiles/{name}")

@@ -25,6 +25,11 @@ async def test_store_search_explain_delete(async_client, collection):
     assert [row.doc_id for row in result.rows] == ["doc-2", "doc-0"]
     why = await async_client.explain(collection=collection, embedding=unit(2), chunk_id="chunk-2")
     assert why.rank == 1
+    counted = await async_client.facets(collection=collection, fields=["metadata.even"])
+    assert {v.value: v.chunks for v in counted.facets["metadata.even"].values} == {
+        True: 2,
+        False: 1,
+    }
     assert (await async_client.stats(collection)).documents == 3
     await async_client.delete_document("doc-2", collection=collection)
     with pytest.raises(NotFoundError) as caught:

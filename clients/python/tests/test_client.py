@@ -79,6 +79,18 @@ def test_search_with_weights_filter_and_explain(client, collection):
     assert (included.stage, included.rank) == ("included", 1)
 
 
+def test_facets_count_the_chunks_a_search_ranks_from(client, collection):
+    store_three(client, collection)
+    counted = client.facets(collection=collection, fields=["src", "metadata.lang"], limit=5)
+    assert isinstance(counted, models.FacetsResponse)
+    assert (counted.counted, counted.chunks, counted.exact) == ("filtered", 3, True)
+    langs = {value.value: value.chunks for value in counted.facets["metadata.lang"].values}
+    assert langs == {"en": 2, "fr": 1}
+    english = client.facets(collection=collection, filter={"lang": "en"}, fields=["doc_id"])
+    assert [v.value for v in english.facets["doc_id"].values] == ["doc-0", "doc-2"]
+    assert english.facets["doc_id"].refines == "doc_ids"
+
+
 def test_a_request_model_and_keyword_fields_combine(client, collection):
     store_three(client, collection)
     request = models.SearchRequest(collection=collection, embedding=unit(2), k=1)

@@ -119,6 +119,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rag/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many matching chunks hold each tag, source, document, metadata value or collection
+         * @description Takes a search body (the same collection, filters and query) with the fields to
+         *     count: exact counts over every chunk the same search ranks from (those that pass the
+         *     filters; for a keyword-only search, those of them holding a query term), not only the
+         *     rows of one page, the most frequent values first. One count reads at most
+         *     RAG_FACET_MAX_CHUNKS chunks; past that the counts are lower bounds and exact is false.
+         *     collection counts the collections the key may read, under the same filters. 404: an
+         *     unknown collection.
+         */
+        post: operations["facets_route_api_rag_facets_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/rag/goals": {
         parameters: {
             query?: never;
@@ -1154,6 +1180,325 @@ export interface components {
             /** Top Contributing Spaces */
             top_contributing_spaces: components["schemas"]["SpaceContribution"][];
             weights_applied: components["schemas"]["AppliedWeights"];
+        };
+        /** Facet */
+        Facet: {
+            /**
+             * Distinct
+             * @description How many distinct values the chunks counted hold.
+             */
+            distinct: number;
+            /**
+             * Exact
+             * @description False when the budget ran out (RAG_FACET_MAX_CHUNKS): the counts are then over the chunks read so far, lower bounds.
+             */
+            exact: boolean;
+            /**
+             * Refines
+             * @description The search field a value goes into to narrow a search to it: tags_any, src_prefix, doc_ids, collection, or filter (as {"<key>": value}).
+             */
+            refines: string;
+            /**
+             * Values
+             * @description Most chunks first (ties by value), at most limit.
+             */
+            values: components["schemas"]["FacetValue"][];
+        };
+        /**
+         * FacetRequest
+         * @description Body of ``POST /api/rag/facets``: a search body (the fields that rank or page rows
+         *     are accepted and change nothing), ``fields`` and ``limit``.
+         */
+        FacetRequest: {
+            /**
+             * Active Spaces
+             * @description The spaces to search; default every space with a vector.
+             * @default null
+             */
+            active_spaces?: string[] | null;
+            /**
+             * As Of
+             * @description Measure ages from this instant instead of now.
+             * @default null
+             */
+            as_of?: string | null;
+            /**
+             * Collection
+             * @description The collection to search (POST /api/rag/collections).
+             * @default default
+             */
+            collection?: string;
+            /**
+             * Created After
+             * @description created_at >= this.
+             * @default null
+             */
+            created_after?: string | null;
+            /**
+             * Created Before
+             * @description created_at < this.
+             * @default null
+             */
+            created_before?: string | null;
+            /**
+             * Diversity Factor
+             * @description Maximal marginal relevance re-ranking with the default space's vectors: 0 = off (default), 1 = only novelty counts after the first row.
+             * @default null
+             */
+            diversity_factor?: number | null;
+            /**
+             * Doc Ids
+             * @description Only chunks of these documents.
+             * @default null
+             */
+            doc_ids?: string[] | null;
+            /**
+             * Embedding
+             * @description Query vector in the default space (RAG_DEFAULT_SPACE).
+             * @default null
+             */
+            embedding?: (number[] | string) | null;
+            /**
+             * Embeddings
+             * @description Query vectors by space name, instead of or beside embedding.
+             * @default null
+             */
+            embeddings?: {
+                [key: string]: number[] | string;
+            } | null;
+            /**
+             * Exact
+             * @description Score every chunk that passes the filters (the full scan) instead of the threshold algorithm, whose semantic part trusts the HNSW index.
+             * @default false
+             */
+            exact?: boolean;
+            /**
+             * Explain
+             * @description Add each row's components and the query's weights_applied.
+             * @default false
+             */
+            explain?: boolean;
+            /**
+             * Fields
+             * @description What to count, at most 12 fields: tags: each tag (a value narrows tags_any); src: each source (a value narrows src_prefix); doc_id: each document (a value narrows doc_ids); collection: each collection the key may read (a value narrows collection); metadata.<key>: each value of a metadata key (strings, numbers, booleans, each element of an array; a value narrows filter as {"<key>": value}).
+             */
+            fields?: string[];
+            /**
+             * Filter
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @default null
+             * @example {
+             *       "lang": "en",
+             *       "year": {
+             *         "$gte": 2020
+             *       }
+             *     }
+             */
+            filter?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Fusion
+             * @description weighted: the weighted sum of the components (default); rrf: weighted reciprocal rank fusion of each component's ranking (sum of w / (rrf_k + rank)).
+             * @default weighted
+             * @enum {string}
+             */
+            fusion?: "weighted" | "rrf";
+            /**
+             * Goal
+             * @description A stored goal (PUT /api/rag/goals/{name}).
+             * @default null
+             */
+            goal?: string | null;
+            /**
+             * Hybrid Vector Weight
+             * @description Share of the relevance weight given to vectors when w_lex is not set (0 = keywords only, 1 = vectors only); default RAG_HYBRID_VECTOR_WEIGHT.
+             * @default null
+             */
+            hybrid_vector_weight?: number | null;
+            /**
+             * Include Per Space Scores
+             * @description Cosine similarity per space (default: explain).
+             * @default null
+             */
+            include_per_space_scores?: boolean | null;
+            /**
+             * Include Purpose Alignment
+             * @description Add each row's cosine to the goal.
+             * @default false
+             */
+            include_purpose_alignment?: boolean;
+            /**
+             * K
+             * @description Rows, 1..50 (default 5; with profile auto, the class's suggestion).
+             * @default null
+             */
+            k?: number | null;
+            /**
+             * Limit
+             * @description The most values returned per field, most chunks first (1..100).
+             * @default 10
+             */
+            limit?: number;
+            /**
+             * Max Per Source
+             * @description At most this many rows per src (doc_id when src is empty); 0 = no limit; default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.
+             * @default null
+             */
+            max_per_source?: number | null;
+            /**
+             * Min Score
+             * @description Drop rows scoring less.
+             * @default null
+             */
+            min_score?: number | null;
+            /**
+             * Min Similarity
+             * @description Drop chunks whose semantic part (sem) is lower (0..1).
+             * @default null
+             */
+            min_similarity?: number | null;
+            /**
+             * Offset
+             * @description Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).
+             * @default 0
+             */
+            offset?: number;
+            /**
+             * Profile
+             * @description A weight profile (GET /api/rag/profiles), auto or custom.
+             * @default null
+             */
+            profile?: string | null;
+            /**
+             * Query
+             * @description Query text, scored by keywords (BM25, w_lex); embedded in the default space when no vector is given and the server has an embedder.
+             * @default null
+             */
+            query?: string | null;
+            /**
+             * Query Type
+             * @description Alias of profile; 'custom' takes the space weights from 'weights'.
+             * @default null
+             */
+            query_type?: string | null;
+            /** @default null */
+            recency?: components["schemas"]["Recency"] | null;
+            /**
+             * Rrf K
+             * @description fusion rrf: the rank offset (default 60).
+             * @default null
+             */
+            rrf_k?: number | null;
+            /**
+             * Space Weights
+             * @description Weight per query space; normalised; equal when omitted.
+             * @default null
+             */
+            space_weights?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Src Prefix
+             * @description Only chunks whose src starts with this.
+             * @default null
+             */
+            src_prefix?: string | null;
+            /**
+             * Tags All
+             * @description Only chunks with every one of these tags.
+             * @default null
+             */
+            tags_all?: string[] | null;
+            /**
+             * Tags Any
+             * @description Only chunks with at least one of these tags.
+             * @default null
+             */
+            tags_any?: string[] | null;
+            /**
+             * W Cos
+             * @description Semantic weight; default max(0, 1 - (w_rec + w_sig)).
+             * @default null
+             */
+            w_cos?: number | null;
+            /**
+             * W Lex
+             * @description Keyword (BM25) weight; needs query text.
+             * @default null
+             */
+            w_lex?: number | null;
+            /**
+             * W Rec
+             * @description Recency weight in [0,1].
+             * @default null
+             */
+            w_rec?: number | null;
+            /**
+             * W Sig
+             * @description Signal weight in [0,1].
+             * @default null
+             */
+            w_sig?: number | null;
+            /**
+             * Weights
+             * @description query_type custom: one weight per registered space, in registry order.
+             * @default null
+             */
+            weights?: number[] | null;
+        };
+        /** FacetsResponse */
+        FacetsResponse: {
+            /**
+             * Chunks
+             * @description How many chunks pass (a lower bound when not exact).
+             */
+            chunks: number;
+            /** Collection */
+            collection: string;
+            /**
+             * Counted
+             * @description The chunks counted: every chunk of the collection that passes the filters, or for a keyword-only search those of them that hold a query term (the chunks the same search ranks from).
+             * @enum {string}
+             */
+            counted: "filtered" | "keyword_matches";
+            /**
+             * Exact
+             * @description Every count is exact (no budget ran out).
+             */
+            exact: boolean;
+            /**
+             * Facets
+             * @description One per field asked for, by its name.
+             */
+            facets: {
+                [key: string]: components["schemas"]["Facet"];
+            };
+            /**
+             * Max Chunks
+             * @description The budget: the most chunks one count reads.
+             */
+            max_chunks: number;
+            /**
+             * Ok
+             * @default true
+             */
+            ok?: boolean;
+            /** Took Ms */
+            took_ms: number;
+        };
+        /** FacetValue */
+        FacetValue: {
+            /**
+             * Chunks
+             * @description How many of the chunks counted hold it.
+             */
+            chunks: number;
+            /**
+             * Value
+             * @description A tag, source, doc_id or collection name, or a metadata value.
+             */
+            value: string | number | boolean;
         };
         /**
          * GoalIn
@@ -3943,6 +4288,127 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExplainResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The named collection, document, chunk, space, profile or goal does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    facets_route_api_rag_facets_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replica (default): a read replica in rotation may answer (lag at most RAG_MAX_REPLICA_LAG_MS); primary: read your own writes from the primary. */
+                "X-Consistency"?: "replica" | "primary";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "json",
+                 *       "created_after": "2020-01-01T00:00:00Z",
+                 *       "fields": [
+                 *         "tags",
+                 *         "src",
+                 *         "metadata.license",
+                 *         "collection"
+                 *       ],
+                 *       "limit": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["FacetRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FacetsResponse"];
                 };
             };
             /** @description A field breaks a rule: the message names the field and the rule. */

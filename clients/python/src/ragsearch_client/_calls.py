@@ -21,6 +21,7 @@ ROUTES = frozenset(
         ("POST", f"{API}/search/space/{{space}}"),
         ("POST", f"{API}/search/purpose"),
         ("POST", f"{API}/explain"),
+        ("POST", f"{API}/facets"),
         ("POST", f"{API}/documents"),
         ("GET", f"{API}/documents/{{doc_id}}"),
         ("DELETE", f"{API}/documents/{{doc_id}}"),
@@ -67,6 +68,10 @@ def search(request: models.SearchRequest) -> Call[models.SearchResponse]:
 
 def explain(request: models.ExplainRequest) -> Call[models.ExplainResponse]:
     return Call("POST", f"{API}/explain", models.ExplainResponse, json=request.body())
+
+
+def facets(request: models.FacetRequest) -> Call[models.FacetsResponse]:
+    return Call("POST", f"{API}/facets", models.FacetsResponse, json=request.body())
 
 
 def search_space(

@@ -101,6 +101,17 @@ class AsyncClient:
         made = _calls.request_of(models.ExplainRequest, request, fields)
         return await self._run(_calls.explain(made))
 
+    async def facets(
+        self,
+        request: models.FacetRequest | models.FacetRequestFields | None = None,
+        /,
+        **fields: Unpack[models.FacetRequestFields],
+    ) -> models.FacetsResponse:
+        """How many of the chunks a search ranks from hold each tag, source, document,
+        metadata value or collection (POST /api/rag/facets)."""
+        made = _calls.request_of(models.FacetRequest, request, fields)
+        return await self._run(_calls.facets(made))
+
     async def search_space(
         self,
         space: str,

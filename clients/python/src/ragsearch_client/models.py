@@ -603,6 +603,273 @@ class ExplainResponse(ResponseModel):
     weights_applied: AppliedWeights
 
 
+class FacetValue(ResponseModel):
+    value: str | int | float | bool = Field(
+        description="A tag, source, doc_id or collection name, or a metadata value.",
+    )
+    chunks: int = Field(
+        description="How many of the chunks counted hold it.",
+    )
+
+
+class Facet(ResponseModel):
+    values: list[FacetValue] = Field(
+        description="Most chunks first (ties by value), at most limit.",
+    )
+    distinct: int = Field(
+        description="How many distinct values the chunks counted hold.",
+    )
+    exact: bool = Field(
+        description="False when the budget ran out (RAG_FACET_MAX_CHUNKS): the counts are then "
+        "over the chunks read so far, lower bounds.",
+    )
+    refines: str = Field(
+        description="The search field a value goes into to narrow a search to it: tags_any, "
+        'src_prefix, doc_ids, collection, or filter (as {"<key>": value}).',
+    )
+
+
+class FacetRequest(RequestModel):
+    """Body of ``POST /api/rag/facets``: a search body (the fields that rank or page rows
+    are accepted and change nothing), ``fields`` and ``limit``.
+    """
+
+    collection: str = Field(
+        default="default",
+        description="The collection to search (POST /api/rag/collections).",
+    )
+    doc_ids: list[str] | None = Field(
+        default=None,
+        description="Only chunks of these documents.",
+    )
+    src_prefix: str | None = Field(
+        default=None,
+        description="Only chunks whose src starts with this.",
+    )
+    tags_any: list[str] | None = Field(
+        default=None,
+        description="Only chunks with at least one of these tags.",
+    )
+    tags_all: list[str] | None = Field(
+        default=None,
+        description="Only chunks with every one of these tags.",
+    )
+    created_after: datetime | None = Field(
+        default=None,
+        description="created_at >= this.",
+    )
+    created_before: datetime | None = Field(
+        default=None,
+        description="created_at < this.",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description="A condition on metadata (the chunk's over its document's): {\"year\": "
+        '{"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), '
+        "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
+        "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
+        "none of (or the key is missing)), $exists (true: the key is present; "
+        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
+        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        "array, a comparison holds when it holds for any element.",
+    )
+    embedding: list[float] | str | None = Field(
+        default=None,
+        description="Query vector in the default space (RAG_DEFAULT_SPACE).",
+    )
+    embeddings: dict[str, list[float] | str] | None = Field(
+        default=None,
+        description="Query vectors by space name, instead of or beside embedding.",
+    )
+    query: str | None = Field(
+        default=None,
+        description="Query text, scored by keywords (BM25, w_lex); embedded in the default "
+        "space when no vector is given and the server has an embedder.",
+    )
+    k: int | None = Field(
+        default=None,
+        description="Rows, 1..50 (default 5; with profile auto, the class's suggestion).",
+    )
+    offset: int = Field(
+        default=0,
+        description="Skip the first rows (pages: offset 50, k 50 gives ranks 51-100).",
+    )
+    w_cos: float | None = Field(
+        default=None,
+        description="Semantic weight; default max(0, 1 - (w_rec + w_sig)).",
+    )
+    w_lex: float | None = Field(
+        default=None,
+        description="Keyword (BM25) weight; needs query text.",
+    )
+    hybrid_vector_weight: float | None = Field(
+        default=None,
+        description="Share of the relevance weight given to vectors when w_lex is not set (0 = "
+        "keywords only, 1 = vectors only); default RAG_HYBRID_VECTOR_WEIGHT.",
+    )
+    w_rec: float | None = Field(
+        default=None,
+        description="Recency weight in [0,1].",
+    )
+    w_sig: float | None = Field(
+        default=None,
+        description="Signal weight in [0,1].",
+    )
+    space_weights: dict[str, float] | None = Field(
+        default=None,
+        description="Weight per query space; normalised; equal when omitted.",
+    )
+    recency: Recency | None = None
+    fusion: Literal["weighted", "rrf"] = Field(
+        default="weighted",
+        description="weighted: the weighted sum of the components (default); rrf: weighted "
+        "reciprocal rank fusion of each component's ranking (sum of w / (rrf_k + "
+        "rank)).",
+    )
+    rrf_k: int | None = Field(
+        default=None,
+        description="fusion rrf: the rank offset (default 60).",
+    )
+    min_score: float | None = Field(
+        default=None,
+        description="Drop rows scoring less.",
+    )
+    as_of: datetime | None = Field(
+        default=None,
+        description="Measure ages from this instant instead of now.",
+    )
+    exact: bool = Field(
+        default=False,
+        description="Score every chunk that passes the filters (the full scan) instead of the "
+        "threshold algorithm, whose semantic part trusts the HNSW index.",
+    )
+    profile: str | None = Field(
+        default=None,
+        description="A weight profile (GET /api/rag/profiles), auto or custom.",
+    )
+    query_type: str | None = Field(
+        default=None,
+        description="Alias of profile; 'custom' takes the space weights from 'weights'.",
+    )
+    weights: list[float] | None = Field(
+        default=None,
+        description="query_type custom: one weight per registered space, in registry order.",
+    )
+    active_spaces: list[str] | None = Field(
+        default=None,
+        description="The spaces to search; default every space with a vector.",
+    )
+    min_similarity: float | None = Field(
+        default=None,
+        description="Drop chunks whose semantic part (sem) is lower (0..1).",
+    )
+    max_per_source: int | None = Field(
+        default=None,
+        description="At most this many rows per src (doc_id when src is empty); 0 = no limit; "
+        "default RAG_SEARCH_DIVERSITY_MAX_PER_SOURCE.",
+    )
+    diversity_factor: float | None = Field(
+        default=None,
+        description="Maximal marginal relevance re-ranking with the default space's vectors: 0 "
+        "= off (default), 1 = only novelty counts after the first row.",
+    )
+    explain: bool = Field(
+        default=False,
+        description="Add each row's components and the query's weights_applied.",
+    )
+    include_per_space_scores: bool | None = Field(
+        default=None,
+        description="Cosine similarity per space (default: explain).",
+    )
+    goal: str | None = Field(
+        default=None,
+        description="A stored goal (PUT /api/rag/goals/{name}).",
+    )
+    include_purpose_alignment: bool = Field(
+        default=False,
+        description="Add each row's cosine to the goal.",
+    )
+    fields: list[str] | None = Field(
+        default=None,
+        description="What to count, at most 12 fields: tags: each tag (a value narrows "
+        "tags_any); src: each source (a value narrows src_prefix); doc_id: each "
+        "document (a value narrows doc_ids); collection: each collection the key "
+        "may read (a value narrows collection); metadata.<key>: each value of a "
+        "metadata key (strings, numbers, booleans, each element of an array; a "
+        'value narrows filter as {"<key>": value}).',
+    )
+    limit: int = Field(
+        default=10,
+        description="The most values returned per field, most chunks first (1..100).",
+    )
+
+
+class FacetRequestFields(TypedDict, total=False):
+    """FacetRequest as keyword arguments (the model checks the required ones)."""
+
+    collection: str
+    doc_ids: list[str] | None
+    src_prefix: str | None
+    tags_any: list[str] | None
+    tags_all: list[str] | None
+    created_after: datetime | str | None
+    created_before: datetime | str | None
+    filter: dict[str, Any] | None
+    embedding: list[float] | str | None
+    embeddings: dict[str, list[float] | str] | None
+    query: str | None
+    k: int | None
+    offset: int
+    w_cos: float | None
+    w_lex: float | None
+    hybrid_vector_weight: float | None
+    w_rec: float | None
+    w_sig: float | None
+    space_weights: dict[str, float] | None
+    recency: Recency | RecencyFields | None
+    fusion: Literal["weighted", "rrf"]
+    rrf_k: int | None
+    min_score: float | None
+    as_of: datetime | str | None
+    exact: bool
+    profile: str | None
+    query_type: str | None
+    weights: list[float] | None
+    active_spaces: list[str] | None
+    min_similarity: float | None
+    max_per_source: int | None
+    diversity_factor: float | None
+    explain: bool
+    include_per_space_scores: bool | None
+    goal: str | None
+    include_purpose_alignment: bool
+    fields: list[str]
+    limit: int
+
+
+class FacetsResponse(ResponseModel):
+    ok: bool = True
+    collection: str
+    counted: Literal["filtered", "keyword_matches"] = Field(
+        description="The chunks counted: every chunk of the collection that passes the filters, "
+        "or for a keyword-only search those of them that hold a query term (the "
+        "chunks the same search ranks from).",
+    )
+    chunks: int = Field(
+        description="How many chunks pass (a lower bound when not exact).",
+    )
+    exact: bool = Field(
+        description="Every count is exact (no budget ran out).",
+    )
+    max_chunks: int = Field(
+        description="The budget: the most chunks one count reads.",
+    )
+    facets: dict[str, Facet] = Field(
+        description="One per field asked for, by its name.",
+    )
+    took_ms: float
+
+
 class GoalIn(RequestModel):
     """Body of ``PUT /api/rag/goals/{name}``: the goal's vectors, by space."""
 

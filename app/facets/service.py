@@ -1,0 +1,92 @@
+"""Counting facets: which chunks count, decided as the search with the same body decides
+which chunks it ranks from, then one call of api.facets.
+
+The filters are the searches' own (``sql_filter``, compiled in SQL by api.filter_sql).
+Whether the search ranks keyword matches alone is read from its plan (app/search/plan.py),
+built from the same body: the weights, the profile and the query's class decide it, as
+they do for the search. The question is never embedded for this: where the search would
+embed it, a stand-in of the default space's size takes its place, which decides the
+weights as the real vector would and is never read.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from psycopg import AsyncConnection
+
+from app.db.sqlfiles import queries
+from app.embedders import query_embedder_name
+from app.facets.request import FacetRequest
+from app.search.context import load_context
+from app.search.filters import sql_filter
+from app.search.plan import SearchContext, SearchPlan, build_plan, query_classification
+from app.search.plan import text_vector_weighs as question_vector_counts
+from app.settings import Settings
+
+
+def _question_stand_in(
+    request: FacetRequest, settings: Settings, context: SearchContext
+) -> np.ndarray | None:
+    """A vector in place of the question's, where the search would embed the question."""
+    if request.has_vector() or not request.text() or query_embedder_name(settings) is None:
+        return None
+    if not question_vector_counts(request, settings, context):
+        return None
+    return np.ones(context.space(settings.default_space).dims, dtype=np.float32)
+
+
+def keyword_plan(
+    request: FacetRequest, settings: Settings, context: SearchContext
+) -> SearchPlan | None:
+    """The search's plan when it ranks keyword matches alone (they are what counts), else
+    None. A body without query or vector plans nothing: every chunk that passes counts."""
+    if not request.has_vector() and not request.text():
+        return None
+    stand_in = _question_stand_in(request, settings, context)
+    plan = build_plan(request, settings, context, stand_in, query_classification(request))
+    return plan if plan.sql().keyword_only else None
+
+
+async def count_facets(
+    conn: AsyncConnection,
+    request: FacetRequest,
+    settings: Settings,
+    readable: frozenset[str] | None,
+) -> dict[str, Any]:
+    """``POST /api/rag/facets``; ``readable``: the collections the caller may read (None:
+    every one), the only ones the collection field counts."""
+    started = time.perf_counter()
+    fields = request.facet_fields()
+    context = await load_context(conn, request.collection, request.profile_name())
+    found = sql_filter(context.collection_id, request.given_filters())
+    keywords = keyword_plan(request, settings, context)
+    cursor = await conn.execute(
+        queries("facets").facets,
+        {"collection_id": context.collection_id, "filter": found, "filtered": found.filtered,
+         "keywords": keywords.sql() if keywords else None,
+         "kinds": [field.kind.kind for field in fields],
+         "paths": [str(field.path) if field.path else None for field in fields],
+         "collections": sorted(readable) if readable is not None else None,
+         "limit": request.limit, "max_chunks": settings.facet_max_chunks},
+        prepare=True,
+    )  # fmt: skip
+    row = await cursor.fetchone()
+    assert row is not None
+    counted: dict[str, Any] = row[0]
+    facets = {
+        field.name: {**facet, "refines": field.kind.refines}
+        for field, facet in zip(fields, counted["facets"], strict=True)
+    }
+    return {
+        "ok": True,
+        "collection": request.collection,
+        "counted": "keyword_matches" if keywords else "filtered",
+        "chunks": counted["chunks"],
+        "exact": counted["exact"],
+        "max_chunks": settings.facet_max_chunks,
+        "facets": facets,
+        "took_ms": round((time.perf_counter() - started) * 1000, 3),
+    }

@@ -1,0 +1,1 @@
+"""Facet counts: the endpoint, its budget and its fields."""
