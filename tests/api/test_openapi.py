@@ -58,7 +58,8 @@ def test_request_examples_work_as_given(demo_service):
     assert filtered["rows"] and filtered["query_metadata"]["fusion"] == "rrf"
     assert call("post", "/api/rag/explain")["stage"] in ("included", "outscored", "max_per_source")
     counted = call("post", "/api/rag/facets")
-    assert counted["counted"] == "keyword_matches" and counted["facets"]["metadata.license"]["values"]
+    assert counted["counted"] == "keyword_matches"
+    assert counted["facets"]["metadata.license"]["values"]
     assert call("post", "/api/rag/search/space/{space}", "/api/rag/search/space/default")["results"]
     assert call("post", "/api/rag/search/purpose")["results"]
     put = example("put", "/api/rag/profiles/{name}")

@@ -201,3 +201,19 @@ def test_the_default_fields_and_the_unknown_collection(client, corpus):
     assert len(answer["facets"]["tags"]["values"]) <= 10
     missing = facets(client, {"collection": "no-such-collection"}, status=404)
     assert "no-such-collection" in missing["error"]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"filter": {"year": {"$near": 1}}}, 'unknown operator "$near"'),
+        ({"fields": ["metadata.a..b"]}, "fields[0] must be tags, src, doc_id, collection"),
+        ({"limit": 1000}, "limit must be an integer in 1..100"),
+        ({"embedding": [0.1, 0.2]}, "embedding: expected 384 numbers, got 2"),
+        ({"profile": "no_such_profile"}, "invalid_profile"),
+        ({"query": "x", "profile": "auto", "hybrid_vector_weight": 2}, "hybrid_vector_weight"),
+    ],
+)
+def test_bad_bodies_are_400s_naming_the_field(client, corpus, body, says):
+    answer = facets(client, {"collection": RED, **body}, status=400)
+    assert says in answer["error"], answer

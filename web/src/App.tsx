@@ -3,6 +3,7 @@ import { ApiError } from "./api/client";
 import { BlendControls, FilterControls, ResultControls } from "./components/Controls";
 import { DiagnosticsPanel, SummaryLine } from "./components/Diagnostics";
 import { DrawerHead } from "./components/Drawer";
+import { FacetPanel } from "./components/Facets";
 import { KeyField, SearchBox } from "./components/Header";
 import { NoRows, StaleNote, WeakMatch } from "./components/Notices";
 import { Pager } from "./components/Pager";
@@ -10,6 +11,7 @@ import type { RowActions } from "./components/Results";
 import { Results } from "./components/Results";
 import { Legend } from "./components/ScoreBar";
 import { useExplanations } from "./lib/explanations";
+import { useFacets } from "./lib/facets";
 import { useHeldBack } from "./lib/heldBack";
 import { useKeyboard } from "./lib/keyboard";
 import { weakBest } from "./lib/scores";
@@ -54,6 +56,7 @@ export default function App() {
   const { explanations, toggle: explain } = useExplanations(answer, apiKey);
   const heldBack = useHeldBack(answer, info?.defaults.max_k ?? DEFAULTS_MAX_K, apiKey);
   const votes = useVotes(apiKey);
+  const facets = useFacets(answer, apiKey);
   useKeyboard();
 
   // What handlers that outlive their render (history, timers, the details' arrival) read.
@@ -241,6 +244,14 @@ export default function App() {
         </main>
         <aside id="controls" className={drawerOpen ? "controls open" : "controls"} aria-label="Search options">
           <DrawerHead open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+          <FacetPanel
+            facets={facets}
+            state={state}
+            onPick={(next) => {
+              setDrawerOpen(false);
+              goNow(next);
+            }}
+          />
           <BlendControls state={state} update={update} used={answer?.response.weights} mode={answer?.mode} info={info} errors={fieldErrors} />
           <ResultControls state={state} update={update} info={info} errors={fieldErrors} />
           <FilterControls state={state} update={update} info={info} errors={fieldErrors} />

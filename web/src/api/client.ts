@@ -18,6 +18,9 @@ export type Examples = Schemas["ExamplesResponse"];
 export type Profile = Schemas["ProfileOut"];
 export type Collection = Schemas["Collection"];
 export type ErrorBody = Schemas["ErrorBody"];
+export type FacetBody = Schemas["FacetRequest"];
+export type FacetAnswer = Schemas["FacetsResponse"];
+export type Facet = Schemas["Facet"];
 
 export class ApiError extends Error {
   readonly status: number;
@@ -66,6 +69,9 @@ export const search = (body: SearchBody, caller: Caller) =>
 
 export const explain = (body: SearchBody, chunkId: string, caller: Caller) =>
   answer(api.POST("/api/rag/explain", { body: { ...body, chunk_id: chunkId }, ...options(caller) }));
+
+export const facets = (body: FacetBody, caller: Caller) =>
+  answer(api.POST("/api/rag/facets", { body, ...options(caller) }));
 
 export const searchDefaults = (caller: Caller) => answer(api.GET("/api/rag/search/defaults", options(caller)));
 
