@@ -10,12 +10,12 @@ from pydantic import ConfigDict, Field
 
 from app.facets.fields import FIELD_RULE, MAX_FIELDS, FacetField, describe, facet_fields
 from app.search.request import SEARCH_RULES, SearchRequest
-from app.validation import Count, parse_model
+from app.validation import Count, Text, parse_model
 
 DEFAULT_FIELDS = ["tags", "src", "collection"]
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
-FieldName = Annotated[str, Field(min_length=1, max_length=600)]
+FieldName = Annotated[Text, Field(min_length=1, max_length=600)]
 
 
 class FacetRequest(SearchRequest):

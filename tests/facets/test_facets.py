@@ -208,6 +208,7 @@ def test_the_default_fields_and_the_unknown_collection(client, corpus):
     [
         ({"filter": {"year": {"$near": 1}}}, 'unknown operator "$near"'),
         ({"fields": ["metadata.a..b"]}, "fields[0] must be tags, src, doc_id, collection"),
+        ({"fields": ["tags", "metadata.a\u0000b"]}, "fields[1] must not contain NUL"),
         ({"limit": 1000}, "limit must be an integer in 1..100"),
         ({"embedding": [0.1, 0.2]}, "embedding: expected 384 numbers, got 2"),
         ({"profile": "no_such_profile"}, "invalid_profile"),
