@@ -1,8 +1,9 @@
-"""Facet counts on the page: tags, sources and collections for the question and filters on
-screen, each count the number of chunks the search holds once that value is clicked, a
-click that refines the search (and a second that takes it back), and collections the
-same search finds elsewhere. At 1280 and 390 px (the counts in the drawer on a phone),
-console and network clean."""
+"""Facet counts on the page: tags, sources and collections of the chunks that hold a word
+of the question and pass the filters on screen (with vectors too: a search with vectors
+ranks every chunk), every chunk that passes when none holds one, each count the number of
+chunks counted once that value is clicked, a click that refines the search (and a second
+that takes it back), and collections the same search finds elsewhere. At 1280 and 390 px
+(the counts folded in the drawer on a phone), console and network clean."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browser import SAMPLE, TIMEOUT_MS, in_url, open_controls, search_for, settled
+from browser import SAMPLE, TIMEOUT_MS, in_url, open_controls, open_page, search_for, settled
 from conftest import ServiceProcess
 
 OTHER = "facet-page"  # a second collection, holding two json documents
@@ -82,7 +83,7 @@ def test_counts_for_the_question_and_a_tag_clicked(watched, open_demo):
     panel = counts_ready(page)
     assert expected["counted"] == "keyword_matches"  # no embedder: typed words alone
     expect(page.get_by_test_id("facet-basis")).to_contain_text(
-        f"{expected['chunks']} chunks hold a query word and pass the filters"
+        f"{expected['chunks']} chunks hold a word of the question and pass the filters"
     )
     tags = shown(panel, "tag")
     assert tags == as_counts(expected["facets"]["tags"])
@@ -142,3 +143,44 @@ def test_collections_count_the_same_search_and_a_click_moves_it(
     settled(page)
     expect(page.locator(".result")).to_have_count(2, timeout=TIMEOUT_MS)
     expect(page.locator(".result-title").first).to_contain_text("Team notes")
+
+
+def test_with_vectors_the_counts_are_of_the_chunks_holding_a_word(browser, embedding_demo, width):
+    """A search with vectors ranks every chunk: the counts say which hold the question's
+    words, as a keyword-only search of the same question would count them."""
+    watched = open_page(browser, embedding_demo.base_url, width=width)
+    page = watched.page
+    question = "JSON decoder error"
+    page.goto(embedding_demo.base_url + "/")
+    page.fill("#q", question)
+    page.press("#q", "Enter")
+    expect(page.locator(".result").first).to_be_visible(timeout=120_000)
+    expect(page.get_by_test_id("summary")).to_contain_text("keywords + vectors")
+    panel = counts_ready(page)
+    body = {"query": question, "hybrid_vector_weight": 0, "collection": "default"}
+    expected = facet_answer(embedding_demo.base_url, body)
+    assert expected["counted"] == "keyword_matches"
+    every = facet_answer(embedding_demo.base_url, {"collection": "default"})
+    assert expected["chunks"] < every["chunks"]
+    expect(page.get_by_test_id("facet-basis")).to_contain_text(
+        f"{expected['chunks']} chunks hold a word of the question"
+    )
+    assert shown(panel, "source") == as_counts(expected["facets"]["src"])
+    watched.screenshot(f"facets-vectors-{width}.png")
+    watched.context.close()
+    assert watched.errors == []
+    assert watched.outside_requests == []
+
+
+def test_when_no_chunk_holds_a_word_every_chunk_that_passes_counts(watched, open_demo):
+    page = watched.page
+    page.goto(open_demo.base_url + "/?q=qwxz&src_prefix=https://docs.python.org/3/library/j")
+    expect(page.get_by_test_id("no-rows")).to_be_visible(timeout=TIMEOUT_MS)
+    panel = counts_ready(page)
+    body = {"src_prefix": "https://docs.python.org/3/library/j", "collection": "default"}
+    expected = facet_answer(open_demo.base_url, body)
+    expect(page.get_by_test_id("facet-basis")).to_have_text(
+        f"No chunk holds a word of the question; {expected['chunks']} chunks pass the filters, "
+        "and the counts are over all of them, not only this page."
+    )
+    assert shown(panel, "source") == as_counts(expected["facets"]["src"])

@@ -19,6 +19,7 @@ const counts = (patch: Partial<FacetCounts> = {}): FacetCounts => ({
   chunks: 6,
   exact: true,
   keywordMatches: false,
+  noWordMatched: false,
   ...patch,
 });
 
@@ -43,7 +44,7 @@ describe("FacetPanel", () => {
   it("marks counts past the budget as lower bounds", () => {
     const partial = counts({ src: facet([["https://a", 100000]], false), chunks: 100000, exact: false, keywordMatches: true });
     render(<FacetPanel facets={{ counts: partial, failed: "", loading: true }} state={state()} onPick={() => {}} />);
-    expect(screen.getByTestId("facet-basis").textContent).toContain("at least 100,000 chunks hold a query word");
+    expect(screen.getByTestId("facet-basis").textContent).toContain("at least 100,000 chunks hold a word of the question");
     expect(screen.getByRole("button", { name: "source https://a: at least 100,000 chunks" }).textContent).toBe("a≥100,000");
     expect(screen.getByTestId("facets").getAttribute("aria-busy")).toBe("true");
   });
@@ -58,6 +59,13 @@ describe("FacetPanel", () => {
     expect(onPick).toHaveBeenCalledTimes(1); // the collection searched already
     fireEvent.click(screen.getByRole("button", { name: "collection team: 2 chunks" }));
     expect(onPick).toHaveBeenLastCalledWith(expect.objectContaining({ collection: "team" }));
+  });
+
+  it("says when no chunk holds a word of the question", () => {
+    render(<FacetPanel facets={{ counts: counts({ noWordMatched: true }), failed: "", loading: false }} state={state()} onPick={() => {}} />);
+    expect(screen.getByTestId("facet-basis").textContent).toBe(
+      "No chunk holds a word of the question; 6 chunks pass the filters, and the counts are over all of them, not only this page.",
+    );
   });
 
   it("says why there are no counts", () => {

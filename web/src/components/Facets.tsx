@@ -58,8 +58,11 @@ function FacetGroup({ title, noun, facet, hint, label = (v) => v, pressed, onPic
 }
 
 function basis(counts: FacetCounts): string {
-  const matching = counts.keywordMatches ? "hold a query word and pass the filters" : "pass the filters";
-  return `${chunks(counts.chunks, counts.exact)} ${matching}; the counts are over all of them, not only this page.`;
+  const over = "the counts are over all of them, not only this page.";
+  const total = chunks(counts.chunks, counts.exact);
+  if (counts.keywordMatches) return `${total} hold a word of the question and pass the filters; ${over}`;
+  if (counts.noWordMatched) return `No chunk holds a word of the question; ${total} pass the filters, and ${over}`;
+  return `${total} pass the filters; ${over}`;
 }
 
 interface PanelProps {

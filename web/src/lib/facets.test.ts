@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FacetAnswer } from "../api/client";
-import { facetRequests, inCollection, mergeCounts, withSource, withTag } from "./facets";
+import { countFacets, countedBody, facetRequests, inCollection, mergeCounts, withSource, withTag } from "./facets";
 import type { SearchState } from "./state";
 import { DEFAULTS } from "./state";
 
@@ -10,6 +10,35 @@ const facet = (value: string, chunks: number, exact = true) => ({
   distinct: 1,
   exact,
   refines: "",
+});
+
+const answer = (patch: Partial<FacetAnswer>): FacetAnswer => ({
+  ok: true, collection: "default", counted: "filtered", chunks: 0, exact: true,
+  max_chunks: 100000, facets: {}, took_ms: 1, ...patch,
+}); // prettier-ignore
+
+describe("what is counted", () => {
+  it("the question's keyword matches under the search's filters, whatever ranks the rows", () => {
+    const body = { query: "json", embedding: [0.1, 0.2], k: 10, offset: 10, explain: true, profile: "auto",
+                   hybrid_vector_weight: 0.7, w_rec: 0.2, tags_any: ["a"], filter: { lang: "en" }, collection: "c" }; // prettier-ignore
+    expect(countedBody(body)).toEqual({ query: "json", hybrid_vector_weight: 0, tags_any: ["a"], filter: { lang: "en" }, collection: "c" });
+    expect(countedBody({ embedding: [0.1], collection: "c" })).toEqual({ collection: "c" });
+  });
+
+  it("every chunk that passes the filters when no chunk holds a word of the question", async () => {
+    const asked: object[] = [];
+    const every = { tags: facet("csv", 9), src: facet("a", 9), collection: facet("default", 9) };
+    const counts = await countFacets({ query: "qwxz", src_prefix: "a" }, async (body) => {
+      asked.push(body);
+      return body.query ? answer({ counted: "keyword_matches", facets: { tags: facet("x", 0), src: facet("a", 0), collection: facet("d", 0) } })
+                        : answer({ chunks: 9, facets: every }); // prettier-ignore
+    });
+    expect(asked).toEqual([
+      { query: "qwxz", hybrid_vector_weight: 0, src_prefix: "a", limit: 8, fields: ["tags", "src", "collection"] },
+      { src_prefix: "a", limit: 8, fields: ["tags", "src", "collection"] },
+    ]);
+    expect([counts.chunks, counts.keywordMatches, counts.noWordMatched, counts.tags]).toEqual([9, false, true, every.tags]);
+  });
 });
 
 describe("facet requests", () => {
@@ -26,10 +55,6 @@ describe("facet requests", () => {
   });
 
   it("takes each facet from the request that counted it, the total from the whole filter", () => {
-    const answer = (patch: Partial<FacetAnswer>): FacetAnswer => ({
-      ok: true, collection: "default", counted: "filtered", chunks: 0, exact: true,
-      max_chunks: 100000, facets: {}, took_ms: 1, ...patch,
-    }); // prettier-ignore
     const merged = mergeCounts([
       answer({ chunks: 50, facets: { tags: facet("csv", 20) } }),
       answer({ chunks: 7, counted: "keyword_matches", exact: false,

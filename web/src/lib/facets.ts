@@ -1,6 +1,11 @@
-// Facet counts for the search on screen: how many of the chunks it ranks from (not only
-// the rows shown) hold each tag, source and collection (POST /api/rag/facets), and what a
-// click on one does to the search.
+// Facet counts for the search on screen: how many chunks (not only the rows shown) hold
+// each tag, source and collection (POST /api/rag/facets), and what a click on one does.
+//
+// What is counted: the chunks that hold a word of the question and pass the filters. A
+// search with vectors ranks every chunk that passes the filters, so counting what it ranks
+// from would say nothing of the question; the counts are asked as for a keyword-only
+// search instead (hybrid_vector_weight 0, no vector). When no chunk holds a word of the
+// question (or there is no question: more like this), every chunk that passes counts.
 //
 // Tags are counted as if no tag were chosen, so that each count says how many chunks hold
 // that tag under the other filters, and a click adds the tag to the "any of" list or takes
@@ -21,11 +26,24 @@ export interface FacetCounts {
   collection: Facet;
   chunks: number; // the chunks counted, under every filter
   exact: boolean;
-  keywordMatches: boolean; // a keyword-only search: only chunks holding a query word count
+  keywordMatches: boolean; // only the chunks holding a word of the question counted
+  noWordMatched: boolean; // the question has words, but no chunk holds one
 }
 
-// The requests for a search body: one, or two when tags are chosen (tags without them).
-export function facetRequests(body: SearchBody): FacetBody[] {
+// The body the counts are asked with: the search's filters and question, ranked by
+// keywords alone (the fields that only rank or page rows are left out).
+export function countedBody(body: SearchBody): FacetBody {
+  const { collection, doc_ids, src_prefix, tags_any, tags_all, created_after, created_before, filter, query } = body;
+  const counted: FacetBody = { collection, doc_ids, src_prefix, tags_any, tags_all, created_after, created_before, filter };
+  if (query) Object.assign(counted, { query, hybrid_vector_weight: 0 });
+  for (const [name, value] of Object.entries(counted)) {
+    if (value === undefined) delete (counted as Record<string, unknown>)[name];
+  }
+  return counted;
+}
+
+// The requests for a body: one, or two when tags are chosen (tags counted without them).
+export function facetRequests(body: FacetBody): FacetBody[] {
   const base: FacetBody = { ...body, limit: FACET_LIMIT };
   if (!body.tags_any?.length) return [{ ...base, fields: ["tags", "src", "collection"] }];
   const untagged: FacetBody = { ...base, fields: ["tags"] };
@@ -48,7 +66,21 @@ export function mergeCounts(answers: FacetAnswer[]): FacetCounts {
     chunks: whole.chunks,
     exact: answers.every((a) => a.exact),
     keywordMatches: whole.counted === "keyword_matches",
+    noWordMatched: false,
   };
+}
+
+type Ask = (body: FacetBody) => Promise<FacetAnswer>;
+
+// The counts for a search body: over the chunks holding a word of the question, or, when
+// none does, over every chunk that passes the filters.
+export async function countFacets(body: SearchBody, ask: Ask): Promise<FacetCounts> {
+  const counted = countedBody(body);
+  const found = mergeCounts(await Promise.all(facetRequests(counted).map(ask)));
+  if (!found.keywordMatches || found.chunks > 0) return found;
+  const { query: _, hybrid_vector_weight: __, ...filtered } = counted;
+  const every = mergeCounts(await Promise.all(facetRequests(filtered).map(ask)));
+  return { ...every, noWordMatched: true };
 }
 
 const splitTags = (text: string) =>
@@ -101,8 +133,8 @@ export function useFacets(answer: Answer | null, apiKey: string): FacetState {
     if (!answer) return undefined;
     const controller = new AbortController();
     const caller = { apiKey, signal: controller.signal };
-    Promise.all(facetRequests(answer.body).map((body) => facets(body, caller)))
-      .then((answers) => setFound({ id: answer.id, counts: mergeCounts(answers), failed: "" }))
+    countFacets(answer.body, (body) => facets(body, caller))
+      .then((counts) => setFound({ id: answer.id, counts, failed: "" }))
       .catch((error: unknown) => {
         if (!isAbort(error)) setFound({ id: answer.id, counts: null, failed: (error as Error).message });
       });
