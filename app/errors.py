@@ -115,6 +115,14 @@ class Unavailable(RagError):
         self.retry_after = retry_after
 
 
+class BadGateway(RagError):
+    """An upstream service (an embedder) answered what cannot be used: an error, vectors
+    of the wrong dimensions, NaN. Nothing was stored."""
+
+    status = 502
+    kind = "upstream"
+
+
 def invalid_space(name: str, valid: list[str]) -> BadRequest:
     """The one shape of "unknown embedding space" (api.raise_invalid_space raises the same)."""
     return BadRequest(
@@ -140,7 +148,11 @@ class GatewayTimeout(RagError):
 
 
 # The 5xx kinds of the metrics by status, for answers that are not a RagError (/readyz).
-KIND_OF_STATUS = {Unavailable.status: Unavailable.kind, GatewayTimeout.status: GatewayTimeout.kind}
+KIND_OF_STATUS = {
+    Unavailable.status: Unavailable.kind,
+    GatewayTimeout.status: GatewayTimeout.kind,
+    BadGateway.status: BadGateway.kind,
+}
 
 
 class InternalError(RagError):

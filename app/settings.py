@@ -13,7 +13,14 @@ from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.validation import NAME_PATTERN, CollectionName
@@ -130,6 +137,13 @@ class Settings(BaseSettings):
     max_search_body_bytes: int = Field(default=1024 * 1024, ge=1024)  # any other body
     ingest_bodies_max_bytes: int = Field(default=128 * 1024 * 1024, ge=1024)  # held at once
     infer_tags: bool = True
+
+    # --- documents in: embedders, splitting ----------------------------------------
+    embedder_keys: dict[str, SecretStr] = Field(default_factory=dict)  # name -> API key
+    chunk_tokens: int = Field(default=200, ge=8, le=8192)  # a split chunk's size
+    chunk_overlap_tokens: int = Field(default=20, ge=0, le=4096)
+    max_document_chars: int = Field(default=10_000_000, ge=1000)  # text of one document
+    max_html_depth: int = Field(default=512, ge=8, le=100_000)
 
     # --- access --------------------------------------------------------------------
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)

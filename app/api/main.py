@@ -30,7 +30,7 @@ from app.db.runtime import DatabaseRuntime
 from app.db.statistics import StatisticsKeeper
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
-from app.embedders import warm_up
+from app.embedders import embedders_of, warm_up
 from app.errors import BadRequest, InternalError, RagError
 from app.observe.logs import configure_logging
 from app.observe.metrics import Metrics
@@ -68,7 +68,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.demo:
             async with database.connection() as conn:
                 await load_demo(conn, settings)
-        await warm_up(settings)  # ready means the first search does not wait for the model
+        embedders = embedders_of(settings)
+        parts.push_async_callback(embedders.close)
+        async with database.connection() as conn:
+            await warm_up(settings, conn)  # ready: the first search does not wait for a model
         yield
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.embed.config import EmbedderConfig
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -235,6 +237,19 @@ class IngestResponse(Ok):
     chunks: int
     replaced_chunks: int
     vectors: dict[str, int] = Field(description="Vectors stored per space.")
+    embedded: int = Field(
+        default=0, description="Texts the server's embedders were sent (not found in the cache)."
+    )
+    cached: int = Field(default=0, description="Vectors the server had made before, reused.")
+
+
+class ChunkPosition(Strict):
+    """Where a chunk the service split comes from in its document's text (for HTML and
+    PDF, the text extracted from them)."""
+
+    heading_path: list[str] = Field(description="The headings the chunk is under, outermost first.")
+    start: int = Field(description="Offset of the chunk's first character.")
+    end: int = Field(description="Offset just past its last character.")
 
 
 class StoredChunk(Strict):
@@ -252,6 +267,9 @@ class StoredChunk(Strict):
     metadata: dict[str, Any]
     spaces: list[str]
     embeddings: dict[str, list[float]] | None = None
+    position: ChunkPosition | None = Field(
+        default=None, description="For a chunk of a document given as text or a file."
+    )
 
 
 class DocumentResponse(Ok):
@@ -262,6 +280,9 @@ class DocumentResponse(Ok):
     category: str | None
     metadata: dict[str, Any]
     tags: list[str]
+    content_type: str | None = Field(
+        default=None, description="The type of the text it was split from, if it was."
+    )
     created_at: str
     updated_at: str
     chunks: list[StoredChunk]
@@ -322,6 +343,11 @@ class Space(Strict):
     dims: int
     model: str
     description: str
+    embedder: EmbedderConfig | None = Field(
+        default=None,
+        description="How the service makes the space's vectors from text (null: clients "
+        "send them; the default space then follows RAG_EMBEDDER).",
+    )
     created_at: str
     index: SpaceIndex
 

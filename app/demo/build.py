@@ -20,7 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.embedders import load_local_embedder
+from app.embed.config import local_default
+from app.embed.local import loaded_model, model_source
 
 HERE = Path(__file__).resolve().parent
 CORPUS_FILE = HERE / "demo_corpus.jsonl.gz"
@@ -207,16 +208,16 @@ def _rounded(vector: list[float]) -> list[float]:
 def main() -> None:
     rng = random.Random(20251109)
     documents = build_documents(rng)
-    embedder = load_local_embedder()
+    model = loaded_model(model_source(local_default()))
     texts = [f"{doc['title']}. {c['chunk']}" for doc in documents for c in doc["chunks"]]
-    vectors = iter(embedder.embed(texts).tolist())
+    vectors = iter(model.encode(texts, 64, True).tolist())
     for doc in documents:
         for chunk in doc["chunks"]:
             chunk["embedding"] = _rounded(next(vectors))
     with gzip.open(CORPUS_FILE, "wt", encoding="utf-8", compresslevel=9) as out:
         for doc in documents:
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
-    query_vectors = embedder.embed(QUERIES).tolist()
+    query_vectors = model.encode(QUERIES, 64, True).tolist()
     QUERIES_FILE.write_text(
         json.dumps(
             [

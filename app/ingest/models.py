@@ -20,6 +20,7 @@ from app.validation import (
 
 Tag = Annotated[Text, Field(min_length=1, max_length=200)]
 CHUNK_MAX_CHARACTERS = 1_000_000
+TEXT_MAX_CHARACTERS = 100_000_000  # RAG_MAX_DOCUMENT_CHARS is the limit in force
 KEYWORD_INDEX_CHARACTERS = 100_000  # the keyword index reads this much of title + text
 # volume and confidence are stored as 4-byte floats, and so is their product (scale)
 MAX_VOLUME = 1e15
@@ -57,8 +58,30 @@ class ChunkIn(BaseModel):
     )
 
 
+class ChunkingIn(BaseModel):
+    """How a document's ``text`` is split (defaults: RAG_CHUNK_TOKENS,
+    RAG_CHUNK_OVERLAP_TOKENS)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_tokens: int | None = Field(
+        default=None, ge=8, le=8192,
+        description="At most this many tokens of the embedding model per chunk (never more "
+        "than the model reads, its title line included).",
+    )  # fmt: skip
+    overlap_tokens: int | None = Field(
+        default=None, ge=0, le=4096,
+        description="Each chunk after the first of a section starts with up to this many "
+        "tokens of the one before.",
+    )  # fmt: skip
+
+
 class DocumentIn(BaseModel):
-    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file."""
+    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file.
+
+    Give ``chunks`` (each with or without vectors), or the whole ``text`` with its
+    ``content_type`` for the service to split. Chunks without a vector for a space that
+    has an embedder are embedded by the service."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -77,6 +100,20 @@ class DocumentIn(BaseModel):
     tags: list[Tag] = Field(default_factory=list, max_length=100)
     metadata: Metadata = Field(default_factory=dict)
     chunks: list[ChunkIn] = Field(default_factory=list)
+    text: Annotated[Text, Field(max_length=TEXT_MAX_CHARACTERS)] | None = Field(
+        default=None,
+        description="The whole document, split by the service (instead of chunks); at most "
+        "RAG_MAX_DOCUMENT_CHARS characters.",
+    )
+    content_type: Annotated[str, Field(max_length=200)] | None = Field(
+        default=None,
+        description="What text is: text/plain (default), text/markdown, text/html, "
+        "text/x-rst or text/x-code.",
+    )
+    chunking: ChunkingIn | None = Field(default=None, description="How text is split.")
+    created_at: Timestamp | None = Field(
+        default=None, description="What recency is measured from for the chunks of text."
+    )
 
 
 DOCUMENT_RULES = {

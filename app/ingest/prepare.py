@@ -4,8 +4,11 @@ is touched."""
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from app.errors import BadRequest
 from app.ingest.models import DOCUMENT_RULES, ChunkIn, DocumentIn
+from app.ingest.splitting import Position, Splitting, split_text
 from app.settings import Settings
 from app.spaces import SpaceInfo
 from app.tagging import inferred_tags, merge_tags
@@ -23,23 +27,29 @@ from app.validation import as_vector, named_vectors, parse_model
 CHUNK_COLUMNS = (
     "id", "collection_id", "document_id", "chunk_id", "doc_id", "src", "title", "ordinal",
     "chunk", "created_at", "volume", "confidence", "signal_given", "model", "tags",
-    "metadata", "meta", "inherits",
+    "metadata", "meta", "inherits", "content_hash", "heading_path", "char_start", "char_end",
 )  # fmt: skip
 CHUNK_TYPES = (
     "int8", "int4", "int8", "text", "text", "text", "text", "int4", "text",
     "timestamptz", "float4", "float4", "float4", "text", "text[]", "jsonb", "jsonb", "bool",
+    "bytea", "text[]", "int4", "int4",
 )  # fmt: skip
 ROW = {name: i for i, name in enumerate(CHUNK_COLUMNS)}
 
 
 @dataclass(frozen=True)
 class IngestRules:
-    """The settings that shape how a document becomes rows."""
+    """The settings that shape how a document becomes rows (``from_settings``; with the
+    spaces' embedders, app/ingest/rules.py)."""
 
     default_space: str
     max_chunks: int
     infer_tags: bool
     now: datetime  # created_at of chunks that give none
+    splitting: Splitting = dataclass_field(default_factory=Splitting)
+    server_models: Mapping[str, str] = dataclass_field(
+        default_factory=dict
+    )  # space -> its embedder's
 
     @classmethod
     def from_settings(cls, settings: Settings, now: datetime | None = None) -> IngestRules:
@@ -48,6 +58,7 @@ class IngestRules:
             max_chunks=settings.max_chunks_per_request,
             infer_tags=settings.infer_tags,
             now=now or datetime.now(UTC),
+            splitting=Splitting.from_settings(settings),
         )
 
 
@@ -98,9 +109,24 @@ def _chunk_error(index: int, chunk_id: str, message: str, **extra: Any) -> BadRe
     )
 
 
+def _check_model(index: int, chunk_id: str, chunk: ChunkIn, field: str, space: str,
+                 rules: IngestRules) -> None:  # fmt: skip
+    """A vector for a space the server embeds in must be of its model (a vector sent
+    without a model is taken to be)."""
+    server = rules.server_models.get(space)
+    if server is not None and chunk.model and chunk.model != server:
+        raise _chunk_error(
+            index, chunk_id,
+            f"{field}: space {space!r} holds vectors of {server!r}, this chunk's are of "
+            f"{chunk.model!r} (leave the vector out and the service embeds the text)",
+            field=field, space=space, expected_model=server,
+        )  # fmt: skip
+
+
 def _chunk_vectors(
-    index: int, chunk_id: str, chunk: ChunkIn, spaces: dict[str, SpaceInfo], default_space: str
+    index: int, chunk_id: str, chunk: ChunkIn, spaces: dict[str, SpaceInfo], rules: IngestRules
 ) -> dict[str, np.ndarray]:
+    default_space = rules.default_space
     try:
         named = named_vectors(chunk.embedding, chunk.embeddings, default_space)
     except BadRequest as error:
@@ -113,6 +139,7 @@ def _chunk_vectors(
                 index, chunk_id, f"{field}: unknown embedding space {name!r}",
                 field=field, valid_spaces=sorted(spaces),
             )  # fmt: skip
+        _check_model(index, chunk_id, chunk, field, name, rules)
         try:
             vectors[name] = as_vector(values, field, space.dims)
         except BadRequest as error:
@@ -121,8 +148,9 @@ def _chunk_vectors(
 
 
 def _chunk_row(doc: DocumentIn, chunk: ChunkIn, index: int, chunk_id: str,
-               rules: IngestRules) -> list[Any]:  # fmt: skip
+               rules: IngestRules, position: Position | None) -> list[Any]:  # fmt: skip
     inferred = inferred_tags(chunk.chunk, doc.category) if rules.infer_tags else []
+    where = position or Position((), None, None)
     return [
         None, None, None, chunk_id, doc.doc_id, doc.src, doc.title, index, chunk.chunk,
         chunk.created_at or rules.now, chunk.volume, chunk.confidence,
@@ -130,7 +158,8 @@ def _chunk_row(doc: DocumentIn, chunk: ChunkIn, index: int, chunk_id: str,
         merge_tags(doc.tags, chunk.tags, inferred), Jsonb(chunk.metadata),
         # the merged view only where it is not the document's (stored once, there)
         Jsonb({**doc.metadata, **chunk.metadata}) if chunk.metadata else None,
-        bool(doc.metadata),
+        bool(doc.metadata), hashlib.sha256(chunk.chunk.encode()).digest(),
+        list(where.path) if position else None, where.start, where.end,
     ]  # fmt: skip
 
 
@@ -154,16 +183,24 @@ def _check_metadata_total(doc: DocumentIn) -> None:
 def prepare_document(
     doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules
 ) -> PreparedDocument:
-    """Check every rule that does not need the stored data; build the rows to COPY."""
-    if len(doc.chunks) > rules.max_chunks:
+    """Check every rule that does not need the stored data; build the rows to COPY (a
+    document's text is split first)."""
+    chunks, positions = doc.chunks, None
+    if doc.text is not None:
+        chunks, positions, title = split_text(doc, rules.splitting, rules.now)
+        doc = doc.model_copy(update={"title": title})
+    elif doc.content_type is not None or doc.chunking is not None:
+        raise BadRequest("content_type and chunking are for text (the whole document)",
+                         field="content_type" if doc.content_type else "chunking")  # fmt: skip
+    if len(chunks) > rules.max_chunks:
         raise BadRequest(
-            f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
+            f"chunks: at most {rules.max_chunks} chunks per request (got {len(chunks)})",
             field="chunks",
         )
     _check_metadata_total(doc)
     seen: set[str] = set()
     prepared: list[PreparedChunk] = []
-    for index, chunk in enumerate(doc.chunks):
+    for index, chunk in enumerate(chunks):
         chunk_id = chunk.chunk_id or f"{doc.doc_id}-chunk-{index}"
         if chunk_id in seen:
             raise _chunk_error(
@@ -174,10 +211,13 @@ def prepare_document(
             raise _chunk_error(index, chunk_id, "chunk (the text) must not be empty", field="chunk")
         if not math.isfinite(chunk.volume * chunk.confidence):
             raise _chunk_error(index, chunk_id, "volume * confidence overflows", field="volume")
-        vectors = _chunk_vectors(index, chunk_id, chunk, spaces, rules.default_space)
-        prepared.append(PreparedChunk(_chunk_row(doc, chunk, index, chunk_id, rules), vectors))
+        vectors = _chunk_vectors(index, chunk_id, chunk, spaces, rules)
+        position = positions[index] if positions else None
+        chunk_row = _chunk_row(doc, chunk, index, chunk_id, rules, position)
+        prepared.append(PreparedChunk(chunk_row, vectors))
     row = {
         "src": doc.src, "title": doc.title, "category": doc.category,
         "metadata": doc.metadata, "tags": doc.tags,
+        "content_type": rules.splitting.content_type(doc) if doc.text is not None else None,
     }  # fmt: skip
     return PreparedDocument(collection=doc.collection, doc_id=doc.doc_id, row=row, chunks=prepared)

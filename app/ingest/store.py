@@ -38,7 +38,7 @@ async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(queries("spaces").list_spaces)
         rows = await cursor.fetchall()
-    return {row["name"]: SpaceInfo(row["id"], row["name"], row["dims"]) for row in rows}
+    return {row["name"]: SpaceInfo.from_row(row) for row in rows}
 
 
 async def collection_id(conn: AsyncConnection, name: str, lock: bool = False) -> int:

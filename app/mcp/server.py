@@ -23,8 +23,9 @@ from pydantic import Field
 from app import __version__
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
-from app.embedders import query_embedder
+from app.embedders import embedding_spaces
 from app.errors import BadRequest, InternalError, RagError
+from app.ingest.store import load_spaces
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import blend, rerank, stage_weights
 from app.resources.profiles import get_profile, list_profiles
@@ -107,11 +108,11 @@ async def _reranked(
 
 
 def _blend_body(
-    text: str, chosen: dict[str, float], replaced: list[Replaced], settings: Settings
+    text: str, chosen: dict[str, float], replaced: list[Replaced], embeds: bool
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"query": text}
     if "embedding" in chosen:
-        if query_embedder(settings) is None:
+        if not embeds:
             replaced.append(Replaced("embedding", chosen.pop("embedding"),
                                      "the server has no embedder (RAG_EMBEDDER): the query "
                                      "runs on keywords"))  # fmt: skip
@@ -138,7 +139,9 @@ async def search_documents(
     k, note = clamped_count("top_k", top_k, settings.default_k, *K_RANGE)
     notes += [note] if note else []
     chosen, replaced = _read_weights(_weights_given(weights, notes))
-    body = _blend_body(query.strip(), chosen, replaced, settings)
+    async with backend.connection() as conn:
+        embeds = bool(embedding_spaces(settings, (await load_spaces(conn)).values()))
+    body = _blend_body(query.strip(), chosen, replaced, embeds)
     diversity = unit_weight("diversity_factor", diversity_factor or 0.0)
     if isinstance(diversity, Replaced):
         notes.append(f"diversity_factor={diversity_factor!r} is {diversity.reason}; used 0")

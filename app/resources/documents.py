@@ -2,37 +2,73 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.sqlfiles import queries
+from app.embed.base import REQUEST, Patience
 from app.errors import NotFound
+from app.ingest.embed import Progress, fill_vectors
 from app.ingest.models import DocumentIn
-from app.ingest.prepare import IngestRules, prepare_document
+from app.ingest.prepare import PreparedDocument, prepare_document
+from app.ingest.rules import rules_for
 from app.ingest.store import collection_id, load_spaces, store_documents
 from app.settings import Settings
+from app.spaces import SpaceInfo
 
 
 def _iso(value: Any) -> Any:
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 
-async def ingest_document(
+async def prepared_document(
     conn: AsyncConnection, doc: DocumentIn, settings: Settings
-) -> dict[str, Any]:
-    """One document, validated whole, stored in one transaction."""
+) -> tuple[PreparedDocument, dict[str, SpaceInfo]]:
+    """A document validated whole (its text split, off the event loop), and the spaces."""
     spaces = await load_spaces(conn)
-    prepared = prepare_document(doc, spaces, IngestRules.from_settings(settings))
+    rules = rules_for(settings, spaces)
+    return await asyncio.to_thread(prepare_document, doc, spaces, rules), spaces
+
+
+async def store_prepared(
+    conn: AsyncConnection, prepared: PreparedDocument, spaces: dict[str, SpaceInfo],
+    settings: Settings, patience: Patience = REQUEST, progress: Progress | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Embed what the server embeds, then store the document in one transaction."""
+    counts = await fill_vectors(conn, [prepared], spaces, settings, patience, progress)
     result = await store_documents(conn, [prepared], spaces)
     return {
         "ok": True,
-        "doc_id": doc.doc_id,
+        "doc_id": prepared.doc_id,
         "chunks": result.chunks,
         "replaced_chunks": result.replaced_chunks,
         "vectors": result.vectors,
+        "embedded": counts.embedded,
+        "cached": counts.cached,
     }
+
+
+async def ingest_document(
+    conn: AsyncConnection, doc: DocumentIn, settings: Settings
+) -> dict[str, Any]:
+    """One document, validated whole, embedded, stored in one transaction."""
+    prepared, spaces = await prepared_document(conn, doc, settings)
+    return await store_prepared(conn, prepared, spaces, settings)
+
+
+POSITION = ("heading_path", "char_start", "char_end")
+
+
+def _stored_chunk(row: dict[str, Any]) -> dict[str, Any]:
+    """A chunk as answered: its position only when it has one (split by the service)."""
+    chunk = {k: _iso(v) for k, v in row.items() if k not in POSITION}
+    if row["char_start"] is not None:
+        chunk["position"] = {"heading_path": row["heading_path"] or [],
+                             "start": row["char_start"], "end": row["char_end"]}  # fmt: skip
+    return chunk
 
 
 async def _chunks(
@@ -42,7 +78,7 @@ async def _chunks(
     keys = {"document": document, "collection": collection}
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(q.document_chunks, keys)
-        chunks = [{k: _iso(v) for k, v in row.items()} for row in await cursor.fetchall()]
+        chunks = [_stored_chunk(row) for row in await cursor.fetchall()]
         by_id = {c["chunk_id"]: c for c in chunks}
         for chunk in chunks:
             chunk["spaces"] = []
@@ -70,7 +106,8 @@ async def get_document(
     return {
         "ok": True, "collection": collection, "doc_id": doc["doc_id"], "src": doc["src"],
         "title": doc["title"], "category": doc["category"], "metadata": doc["metadata"],
-        "tags": doc["tags"], "created_at": _iso(doc["created_at"]),
+        "tags": doc["tags"], "content_type": doc["content_type"],
+        "created_at": _iso(doc["created_at"]),
         "updated_at": _iso(doc["updated_at"]), "chunks": chunks,
     }  # fmt: skip
 

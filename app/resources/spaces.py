@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import Conflict, NotFound, unknown_collection
+from app.embed.config import EmbedderConfig
+from app.embed.local import check_local, local_dimensions, model_source
+from app.embed.registry import check_key
+from app.errors import BadRequest, Conflict, NotFound, unknown_collection
 from app.settings import Settings
 from app.validation import Count, Name, Text, parse_model
 
@@ -31,6 +36,11 @@ class SpaceIn(BaseModel):
     dims: Count = Field(ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
     model: Text = Field(default="", max_length=200)
     description: Text = Field(default="", max_length=2000)
+    embedder: EmbedderConfig | None = Field(
+        default=None,
+        description="How the service makes this space's vectors from text (none: clients "
+        "send them). The space's model is the embedder's unless given.",
+    )
 
 
 SPACE_RULES = {
@@ -41,15 +51,35 @@ SPACE_RULES = {
 }
 
 
+def check_embedder(config: EmbedderConfig, dims: int, settings: Settings) -> None:
+    """An embedder this server can run, making vectors of the space's dimensions where
+    that can be told without running it (400 naming what is wrong)."""
+    if config.kind == "openai":
+        check_key(config, settings)
+        if config.dimensions is not None and config.dimensions != dims:
+            raise BadRequest(
+                f"embedder.dimensions: {config.dimensions}, but the space has {dims}",
+                field="embedder.dimensions",
+            )
+        return
+    check_local(config)
+    made = local_dimensions(model_source(config))
+    if made is not None and made != dims:
+        raise BadRequest(
+            f"embedder: the model makes {made}-dimension vectors; the space has {dims}",
+            field="dims",
+        )
+
+
 def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
     return parse_model(SpaceIn, body, SPACE_RULES)
 
 
 def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
     """A space as answered (the registry's id stays inside)."""
-    fields = ("name", "dims", "model", "description")
+    fields = ("name", "dims", "model", "description", "embedder")
     return {
-        **{name: row[name] for name in fields},
+        **{name: row.get(name) for name in fields},
         "created_at": row["created_at"].isoformat(),
         "index": {"m": row["hnsw_m"], "ef_construction": row["hnsw_ef_construction"]},
     }
@@ -58,17 +88,24 @@ def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
 async def register_space(
     conn: AsyncConnection, space: SpaceIn, settings: Settings
 ) -> dict[str, Any]:
+    if space.embedder is not None:
+        await asyncio.to_thread(check_embedder, space.embedder, space.dims, settings)
+    model = space.model or (space.embedder.model_name if space.embedder else "")
     params = (
-        space.name, space.dims, space.model, space.description,
+        space.name, space.dims, model, space.description,
         settings.hnsw_m, settings.hnsw_ef_construction,
     )  # fmt: skip
-    async with conn.cursor(row_factory=dict_row) as cursor:
+    q = queries("spaces")
+    async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
         try:
-            await cursor.execute(queries("spaces").register_space, params)
+            await cursor.execute(q.register_space, params)
         except UniqueViolation:
             raise Conflict(f"space {space.name!r} already exists", space=space.name) from None
         row = await cursor.fetchone()
-    assert row is not None
+        assert row is not None
+        embedder = space.embedder.stored() if space.embedder else None
+        await cursor.execute(q.set_space_embedder, {"id": row["id"], "embedder": Jsonb(embedder)})
+        row["embedder"] = embedder
     return _space_dict(row)
 
 

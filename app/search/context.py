@@ -31,7 +31,7 @@ async def load_context(
     if row["collection_id"] is None:
         raise unknown_collection(collection)
     found = {p["name"]: Profile.from_json(p) for p in row["profiles"] or []}
-    spaces = tuple(SpaceInfo(s["id"], s["name"], s["dims"]) for s in row["spaces"] or [])
+    spaces = tuple(SpaceInfo.from_row(s) for s in row["spaces"] or [])
     if named and profile not in found:
         raise await unknown_profile(conn, str(profile))
     return SearchContext(

@@ -142,12 +142,13 @@ class SearchPlan:
 
 def query_vectors(
     request: SearchRequest, context: SearchContext, default_space: str,
-    text_vector: np.ndarray | None = None,
+    text_vectors: Mapping[str, np.ndarray] | None = None,
 ) -> tuple[list[SpaceInfo], list[np.ndarray]]:  # fmt: skip
-    """The request's vectors by space, each checked against its space."""
+    """The request's vectors by space, each checked against its space (or the question's,
+    embedded on the server, when the request gives none)."""
     if not request.has_vector():
-        if text_vector is not None:
-            return [context.space(default_space)], [text_vector]
+        if text_vectors:
+            return [context.space(name) for name in text_vectors], list(text_vectors.values())
         if request.text():
             return [], []  # keywords only
         raise BadRequest(EMBEDDING_REQUIRED)
@@ -229,35 +230,39 @@ def _defaults(settings: Settings) -> WeightDefaults:
     )
 
 
-def text_vector_weighs(request: SearchRequest, settings: Settings, context: SearchContext) -> bool:
-    """Whether the query text's vector in the default space would count in this search, so
-    that embedding the question is worth its time: not when the weights leave similarity
-    nothing (w_cos 0, hybrid_vector_weight 0), nor when active_spaces leaves the default
-    space out."""
-    if request.active_spaces is not None and settings.default_space not in request.active_spaces:
-        return False
-    if request.min_similarity is not None:
-        return True
+def weighing_spaces(
+    request: SearchRequest, settings: Settings, context: SearchContext, embedding: list[str]
+) -> list[str]:
+    """Of the spaces the server embeds questions in (``embedding``, registry order), those
+    whose question vector would count in this search, so that embedding it is worth its
+    time: the ones active_spaces names (all without it), unless the weights leave
+    similarity nothing (w_cos 0, hybrid_vector_weight 0) or the space a weight of 0."""
+    active = request.active_spaces
+    names = [name for name in embedding if active is None or name in active]
+    if not names or request.min_similarity is not None:
+        return names
     parts = QueryParts(semantic=True, lexical=request.text() is not None)
     layers = _layers(request, context, query_classification(request))
     try:
-        applied = apply_layers(_given(request), layers, [settings.default_space],
+        applied = apply_layers(_given(request), layers, names,
                                defaults=_defaults(settings), parts=parts)  # fmt: skip
     except BadRequest:
-        return True  # the plan itself says what is wrong
-    return applied.blend.w_cos > 0
+        return names  # the plan itself says what is wrong
+    if applied.blend.w_cos <= 0:
+        return []
+    return [name for name in names if applied.space_weights.get(name, 0.0) > 0]
 
 
 def build_plan(
     request: SearchRequest,
     settings: Settings,
     context: SearchContext,
-    text_vector: np.ndarray | None = None,
+    text_vectors: Mapping[str, np.ndarray] | None = None,
     classification: Classification | None = None,
     knobs: EngineKnobs = DEFAULT_KNOBS,
 ) -> SearchPlan:
     """Apply the profiles, the weight rules and the defaults: everything a search needs."""
-    spaces, vectors = query_vectors(request, context, settings.default_space, text_vector)
+    spaces, vectors = query_vectors(request, context, settings.default_space, text_vectors)
     spaces, vectors = searched_spaces(spaces, vectors, request.active_spaces, context)
     parts = QueryParts(semantic=bool(spaces), lexical=request.text() is not None)
     names = [space.name for space in spaces]

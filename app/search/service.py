@@ -25,7 +25,7 @@ import numpy as np
 from psycopg import AsyncConnection
 
 from app.classify import GENERAL, of_class
-from app.embedders import embed_query
+from app.embedders import embed_question, embedding_spaces
 from app.search.auto import decides_balance, evidence_search
 from app.search.context import load_context
 from app.search.diversity import diversify
@@ -36,7 +36,7 @@ from app.search.plan import (
     SearchPlan,
     build_plan,
     query_classification,
-    text_vector_weighs,
+    weighing_spaces,
 )
 from app.search.purpose import add_purpose_alignment
 from app.search.request import SearchRequest
@@ -66,12 +66,12 @@ def _low_confidence(plan: SearchPlan, rows: list[RankedRow], floor: float) -> bo
 
 @dataclass(frozen=True)
 class Planning:
-    """What planning needs and keeps: the settings, the context, the question's vector."""
+    """What planning needs and keeps: the settings, the context, the question's vectors."""
 
     request: SearchRequest
     settings: Settings
     context: SearchContext
-    text_vector: np.ndarray | None
+    text_vectors: dict[str, np.ndarray]
     knobs: EngineKnobs
 
     def plan(self, share: float | None = None) -> SearchPlan:
@@ -79,14 +79,14 @@ class Planning:
         classification = query_classification(self.request)
         if classification is not None and share is not None:
             classification = replace(classification, vector_share=share)
-        return build_plan(self.request, self.settings, self.context, self.text_vector,
+        return build_plan(self.request, self.settings, self.context, self.text_vectors,
                           classification, self.knobs)  # fmt: skip
 
     def general(self, first: SearchPlan, first_rows: list[RankedRow]) -> SearchPlan:
         """The same request with the general balance and a deeper HNSW candidate list."""
         assert first.classification is not None
         general = of_class(GENERAL, first.classification.confidence, "low-confidence retry")
-        plan = build_plan(self.request, self.settings, self.context, self.text_vector, general,
+        plan = build_plan(self.request, self.settings, self.context, self.text_vectors, general,
                           self.knobs)  # fmt: skip
         ef_search = min(MAX_EF_SEARCH, 4 * plan.ef_search)
         best = relevance(first_rows[0], first.weights) if first_rows else None
@@ -106,19 +106,22 @@ class Planning:
         )
 
 
-async def query_text_vector(
+async def query_text_vectors(
     request: SearchRequest, settings: Settings, context: SearchContext
-) -> tuple[np.ndarray | None, float | None]:
-    """The query text embedded in the default space, when the request has text, no
-    vector, the server has an embedder and similarity counts; and how long that took (ms,
-    None when nothing was embedded)."""
+) -> tuple[dict[str, np.ndarray], float | None]:
+    """The query text embedded by each searched space's embedder, when the request has
+    text and no vector and similarity counts there; and how long that took (ms, None when
+    nothing was embedded)."""
     if request.has_vector() or not request.text():
-        return None, None
-    if not text_vector_weighs(request, settings, context):
-        return None, None
+        return {}, None
+    embedding = [space.name for space in embedding_spaces(settings, context.spaces)]
+    names = weighing_spaces(request, settings, context, embedding)
+    if not names:
+        return {}, None
     started = time.perf_counter()
-    vector = await embed_query(settings, request.text() or "")
-    return vector, None if vector is None else (time.perf_counter() - started) * 1000
+    spaces = [context.space(name) for name in names]
+    vectors = await embed_question(settings, spaces, request.text() or "")
+    return vectors, (time.perf_counter() - started) * 1000
 
 
 async def _planned_ranking(conn: AsyncConnection, planning: Planning) -> tuple[SearchPlan, Ranking]:
@@ -137,8 +140,8 @@ async def run_search(
     """Every stage of one search, in order."""
     started = time.perf_counter()
     context = await load_context(conn, request.collection, request.profile_name())
-    text_vector, embed_ms = await query_text_vector(request, settings, context)
-    planning = Planning(request, settings, context, text_vector, knobs)
+    text_vectors, embed_ms = await query_text_vectors(request, settings, context)
+    planning = Planning(request, settings, context, text_vectors, knobs)
     plan, ranking = await _planned_ranking(conn, planning)
     if plan.evidence is None and _low_confidence(plan, ranking.rows,
                                                  settings.low_confidence_score):  # fmt: skip

@@ -6,14 +6,18 @@ WHERE collection_id = %(collection)s AND chunk_id = ANY(%(chunk_ids)s::text[])
 LIMIT 1;
 
 -- name: upsert_documents
-INSERT INTO rag.documents AS d (collection_id, doc_id, src, title, category, metadata, tags)
+INSERT INTO rag.documents AS d (collection_id, doc_id, src, title, category, metadata, tags,
+                                content_type)
 SELECT %(collection)s, r.doc_id, coalesce(r.src, ''), coalesce(r.title, ''), r.category,
-       coalesce(r.metadata, '{}'), ARRAY(SELECT jsonb_array_elements_text(r.tags))
+       coalesce(r.metadata, '{}'), ARRAY(SELECT jsonb_array_elements_text(r.tags)),
+       r.content_type
 FROM jsonb_to_recordset(%(documents)s::jsonb)
-     AS r(doc_id text, src text, title text, category text, metadata jsonb, tags jsonb)
+     AS r(doc_id text, src text, title text, category text, metadata jsonb, tags jsonb,
+          content_type text)
 ON CONFLICT (doc_id, collection_id) DO UPDATE
 SET src = excluded.src, title = excluded.title, category = excluded.category,
-    metadata = excluded.metadata, tags = excluded.tags, updated_at = now()
+    metadata = excluded.metadata, tags = excluded.tags, content_type = excluded.content_type,
+    updated_at = now()
 RETURNING d.id, d.doc_id;
 
 -- name: delete_document_chunks
@@ -28,7 +32,7 @@ SELECT nextval('rag.chunk_pk_seq') FROM generate_series(1, %s);
 -- name: copy_chunks
 COPY rag.chunks (id, collection_id, document_id, chunk_id, doc_id, src, title, ordinal,
                  chunk, created_at, volume, confidence, signal_given, model, tags,
-                 metadata, meta, inherits)
+                 metadata, meta, inherits, content_hash, heading_path, char_start, char_end)
 FROM STDIN (FORMAT BINARY);
 
 -- name: copy_vectors
@@ -36,13 +40,14 @@ COPY {table} (collection_id, chunk_pk, embedding) FROM STDIN (FORMAT BINARY);
 
 -- name: get_document
 SELECT d.id, d.collection_id, d.doc_id, d.src, d.title, d.category, d.metadata, d.tags,
-       d.created_at, d.updated_at
+       d.content_type, d.created_at, d.updated_at
 FROM rag.documents d JOIN rag.collections c ON c.id = d.collection_id
 WHERE d.doc_id = %(doc_id)s AND c.name = %(collection)s;
 
 -- name: document_chunks
 SELECT c.chunk_id, c.ordinal, c.chunk, c.created_at, c.volume, c.confidence, c.scale,
-       c.signal, c.signal_given IS NOT NULL AS signal_pinned, c.model, c.tags, c.metadata
+       c.signal, c.signal_given IS NOT NULL AS signal_pinned, c.model, c.tags, c.metadata,
+       c.heading_path, c.char_start, c.char_end
 FROM rag.chunks c
 WHERE c.document_id = %(document)s AND c.collection_id = %(collection)s
 ORDER BY c.ordinal;
@@ -58,3 +63,13 @@ WITH doc AS (DELETE FROM rag.documents d USING rag.collections c
 SELECT (SELECT count(*) FROM rag.chunks c, doc
         WHERE c.document_id = doc.id AND c.collection_id = doc.collection_id),
        EXISTS (SELECT 1 FROM doc);
+
+-- name: cached_vectors
+-- Vectors an embedder made before, by the hash of the text it embedded.
+SELECT text_hash, embedding FROM rag.embedding_cache
+WHERE embedder = %(embedder)s AND text_hash = ANY(%(hashes)s::bytea[]);
+
+-- name: cache_vector
+INSERT INTO rag.embedding_cache (embedder, text_hash, embedding)
+VALUES (%(embedder)s, %(hash)s, %(embedding)s)
+ON CONFLICT (embedder, text_hash) DO NOTHING;

@@ -64,7 +64,8 @@ SELECT
                 'space_weights', v.space_weights, 'recency', v.recency))
      FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
      WHERE p.name = ANY(%(names)s::text[])) AS profiles,
-    (SELECT jsonb_agg(jsonb_build_object('id', id, 'name', name, 'dims', dims) ORDER BY id)
+    (SELECT jsonb_agg(jsonb_build_object('id', id, 'name', name, 'dims', dims, 'model', model,
+                                         'embedder', embedder) ORDER BY id)
      FROM rag.spaces) AS spaces;
 
 -- name: profile_names

@@ -6,7 +6,8 @@ SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construct
 FROM api.register_space(%s, %s, %s, %s, %s, %s);
 
 -- name: list_spaces
-SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction
+SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction,
+       embedder, embedder_next
 FROM rag.spaces ORDER BY id;
 
 -- name: drop_space
@@ -33,3 +34,6 @@ SELECT api.create_space_index(%s, %s);
 
 -- name: index_build_progress
 SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index WHERE pid = %s;
+
+-- name: set_space_embedder
+UPDATE rag.spaces SET embedder = %(embedder)s WHERE id = %(id)s;

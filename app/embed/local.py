@@ -1,0 +1,148 @@
+"""Local embedders: a sentence-transformers model from files on this machine, loaded once
+per process, run on the CPU in batches, one call at a time (the model uses every core).
+
+It needs the ``embed`` extra (torch, sentence-transformers); the files come from a
+package (``get_model_path()``) or a folder, never from a hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+import json
+import os
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.embed.base import REQUEST, Patience, Tokenizer, checked_vectors
+from app.embed.config import DEFAULT_PACKAGE, EmbedderConfig
+from app.errors import BadRequest, Unavailable
+
+MODEL_LIBRARIES = ("torch", "sentence_transformers")
+
+
+def library_installed() -> bool:
+    """Whether the ``embed`` extra is installed (looked up, not imported)."""
+    return all(importlib.util.find_spec(name) for name in MODEL_LIBRARIES)
+
+
+def model_source(config: EmbedderConfig) -> str:
+    """The folder of the model's files (looked up without importing the model)."""
+    if config.path is not None:
+        if not Path(config.path).is_dir():
+            raise BadRequest(f"embedder.path: no folder {config.path!r} on the server",
+                             field="embedder.path")  # fmt: skip
+        return config.path
+    package = config.package or DEFAULT_PACKAGE
+    if importlib.util.find_spec(package) is None:
+        raise BadRequest(f"embedder.package: {package!r} is not installed on the server",
+                         field="embedder.package")  # fmt: skip
+    return str(importlib.import_module(package).get_model_path())
+
+
+def check_local(config: EmbedderConfig) -> None:
+    """A local embedder this server can run (400 naming what is missing)."""
+    if not library_installed():
+        raise BadRequest(
+            "embedder: kind local needs the embed extra (torch, sentence-transformers) on "
+            "the server", field="embedder.kind",
+        )  # fmt: skip
+    model_source(config)
+
+
+def local_dimensions(folder: str) -> int | None:
+    """The dimensions a sentence-transformers folder's model makes, read from its pooling
+    layer's configuration (None when it does not say)."""
+    for config in sorted(Path(folder).glob("*_Pooling/config.json")):
+        value = json.loads(config.read_text()).get("word_embedding_dimension")
+        return int(value) if isinstance(value, int) else None
+    return None
+
+
+class _LoadedModel:
+    """One sentence-transformers model; calls take turns."""
+
+    def __init__(self, source: str) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        self.model = SentenceTransformer(source, device="cpu")
+        self.lock = threading.Lock()
+        self.dims = int(self.model.get_sentence_embedding_dimension())
+        self.max_tokens = int(self.model.max_seq_length)
+
+    def encode(self, texts: list[str], batch_size: int, normalize: bool) -> np.ndarray:
+        with self.lock:
+            vectors = self.model.encode(
+                texts, batch_size=batch_size, normalize_embeddings=normalize,
+                convert_to_numpy=True, show_progress_bar=False,
+            )  # fmt: skip
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_loading = threading.Lock()
+
+
+@lru_cache(maxsize=8)
+def _model(source: str) -> _LoadedModel:
+    return _LoadedModel(source)
+
+
+def loaded_model(source: str) -> _LoadedModel:
+    with _loading:  # one load, however many callers arrive while it runs
+        return _model(source)
+
+
+class HuggingFaceTokenizer:
+    """The model's own (fast) tokenizer: offsets of its tokens, special tokens left out."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self._tokenizer = tokenizer
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        encoded = self._tokenizer(
+            text, add_special_tokens=False, return_offsets_mapping=True, verbose=False
+        )
+        return [(int(a), int(b)) for a, b in encoded["offset_mapping"]]
+
+
+class LocalEmbedder:
+    def __init__(self, config: EmbedderConfig, space: str, dims: int) -> None:
+        self.config = config
+        self.space = space
+        self.dims = dims
+        self._source = model_source(config)
+
+    def _loaded(self) -> _LoadedModel:
+        if not library_installed():
+            raise Unavailable(
+                f"space {self.space!r} embeds with a local model but the embed extra is not "
+                "installed on the server", retry_after=60,
+            )  # fmt: skip
+        return loaded_model(self._source)
+
+    async def load(self) -> None:
+        await asyncio.to_thread(self._loaded)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_tokens or self._loaded().max_tokens
+
+    def tokenizer(self) -> Tokenizer | None:
+        return HuggingFaceTokenizer(self._loaded().model.tokenizer)
+
+    async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray:
+        model = await asyncio.to_thread(self._loaded)
+        rows = await asyncio.to_thread(
+            model.encode, list(texts), self.config.batch_size, self.config.normalize
+        )
+        return checked_vectors(self.space, rows, len(texts), self.dims)

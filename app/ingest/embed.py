@@ -1,0 +1,132 @@
+"""The embedding step of ingest: every chunk that has no vector in a space the server
+embeds in gets one from that space's embedder, then goes on to be stored as a client's
+vectors are (app/ingest/store.py).
+
+A chunk is embedded as its space's document prefix, its document's title and heading
+path on a line (``include_title``), then its text. Vectors are kept in
+rag.embedding_cache by the embedder's identity and the hash of that exact text, as soon
+as each batch is made: text embedded once is never embedded again, by a re-sent document,
+another document, or a job resumed after a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from psycopg import AsyncConnection
+
+from app.db.sqlfiles import queries
+from app.embed.base import REQUEST, Embedder, Patience
+from app.embed.config import EmbedderConfig
+from app.embedders import embedders_of
+from app.ingest.prepare import ROW, PreparedChunk, PreparedDocument
+from app.settings import Settings
+from app.spaces import SpaceInfo
+
+PATH_SEPARATOR = " › "
+
+
+@dataclass
+class EmbedCounts:
+    embedded: int = 0  # texts the embedders were sent
+    cached: int = 0  # texts found in the cache
+
+    def add(self, other: EmbedCounts) -> None:
+        self.embedded += other.embedded
+        self.cached += other.cached
+
+
+Progress = Callable[[EmbedCounts], None]
+
+
+def embedding_input(config: EmbedderConfig, chunk: PreparedChunk) -> str:
+    """The exact text a chunk is embedded as."""
+    text: str = chunk.row[ROW["chunk"]]
+    if not config.include_title:
+        return config.document_prefix + text
+    context = [chunk.row[ROW["title"]], *(chunk.row[ROW["heading_path"]] or [])]
+    line = PATH_SEPARATOR.join(part for part in context if part)
+    return config.document_prefix + (f"{line}\n{text}" if line else text)
+
+
+def wanting(docs: Sequence[PreparedDocument], space: str) -> list[PreparedChunk]:
+    return [chunk for doc in docs for chunk in doc.chunks if space not in chunk.vectors]
+
+
+async def _cached(
+    conn: AsyncConnection, identity: str, hashes: list[bytes]
+) -> dict[bytes, np.ndarray]:
+    cursor = await conn.execute(
+        queries("documents").cached_vectors, {"embedder": identity, "hashes": hashes}
+    )
+    return {bytes(h): vector.to_numpy() for h, vector in await cursor.fetchall()}
+
+
+async def _remember(
+    conn: AsyncConnection, identity: str, hashes: list[bytes], rows: np.ndarray
+) -> None:
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            queries("documents").cache_vector,
+            [
+                {"embedder": identity, "hash": h, "embedding": row}
+                for h, row in zip(hashes, rows, strict=True)
+            ],
+        )
+
+
+async def _embed_space(
+    conn: AsyncConnection, embedder: Embedder, chunks: list[PreparedChunk], patience: Patience,
+    progress: Progress | None,
+) -> EmbedCounts:  # fmt: skip
+    config = embedder.config
+    identity = config.identity()
+    texts = [embedding_input(config, chunk) for chunk in chunks]
+    hashes = [hashlib.sha256(text.encode()).digest() for text in texts]
+    found = await _cached(conn, identity, sorted(set(hashes)))
+    counts = EmbedCounts(cached=sum(h in found for h in hashes))
+    if progress and counts.cached:
+        progress(EmbedCounts(cached=counts.cached))
+    todo = list({h: t for h, t in zip(hashes, texts, strict=True) if h not in found}.items())
+    step = config.batch_size * config.concurrency
+    for offset in range(0, len(todo), step):
+        batch = todo[offset : offset + step]
+        rows = await embedder.embed([text for _, text in batch], patience)
+        await _remember(conn, identity, [h for h, _ in batch], rows)
+        found.update(zip((h for h, _ in batch), rows, strict=True))
+        counts.embedded += len(batch)
+        if progress:
+            progress(EmbedCounts(embedded=len(batch)))
+    for chunk, text_hash in zip(chunks, hashes, strict=True):
+        chunk.vectors[embedder.space] = found[text_hash]
+    return counts
+
+
+async def fill_vectors(
+    conn: AsyncConnection, docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo],
+    settings: Settings, patience: Patience = REQUEST, progress: Progress | None = None,
+) -> EmbedCounts:  # fmt: skip
+    """Give every chunk a vector in every space the server embeds in (nothing is stored
+    but the cache; an embedder's failure raises before the documents are)."""
+    counts = EmbedCounts()
+    embedders = embedders_of(settings)
+    for space in spaces.values():
+        embedder = embedders.for_space(space)
+        chunks = wanting(docs, space.name) if embedder else []
+        if embedder is not None and chunks:
+            counts.add(await _embed_space(conn, embedder, chunks, patience, progress))
+    return counts
+
+
+def to_embed(
+    docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo], settings: Settings
+) -> int:
+    """How many chunk vectors the server would make for these documents (before the
+    cache is asked)."""
+    embedders = embedders_of(settings)
+    return sum(
+        len(wanting(docs, space.name)) for space in spaces.values() if embedders.config_for(space)
+    )

@@ -1,0 +1,123 @@
+"""The formats the service reads, by content type and by file name."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from app.errors import BadRequest, UnsupportedMediaType
+from app.text.blocks import Parsed
+from app.text.html import parse_html
+from app.text.markdown import parse_markdown
+from app.text.pdf import parse_pdf
+from app.text.plain import parse_code, parse_plain, parse_rst
+
+PLAIN, MARKDOWN, HTML, RST, CODE, PDF = (
+    "text/plain", "text/markdown", "text/html", "text/x-rst", "text/x-code", "application/pdf",
+)  # fmt: skip
+TEXT_TYPES = (PLAIN, MARKDOWN, HTML, RST, CODE)  # what a JSON document's text may be
+FILE_TYPES = (*TEXT_TYPES, PDF)
+
+SOURCE_SUFFIXES = frozenset(
+    (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".rs", ".java",
+     ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift",
+     ".m", ".sh", ".bash", ".sql", ".r", ".lua", ".pl", ".hs", ".ex", ".exs", ".erl",
+     ".clj", ".dart", ".vue", ".svelte", ".css", ".scss", ".toml", ".yaml", ".yml",
+     ".ini", ".cfg", ".json", ".xml", ".proto", ".tf", ".gradle", ".cmake", ".mk")
+)  # fmt: skip
+BY_SUFFIX = {
+    ".txt": PLAIN, ".text": PLAIN, ".log": PLAIN, ".csv": PLAIN, ".tsv": PLAIN,
+    ".md": MARKDOWN, ".markdown": MARKDOWN, ".mdx": MARKDOWN,
+    ".html": HTML, ".htm": HTML, ".xhtml": HTML,
+    ".rst": RST, ".rest": RST, ".pdf": PDF,
+}  # fmt: skip
+BY_NAME = {"makefile": CODE, "dockerfile": CODE, "readme": PLAIN, "license": PLAIN}
+ALIASES = {"text/x-markdown": MARKDOWN, "application/xhtml+xml": HTML, "text/rst": RST,
+           "text/prs.fallenstein.rst": RST, "application/x-pdf": PDF}  # fmt: skip
+
+
+def accepted() -> str:
+    return ", ".join(FILE_TYPES)
+
+
+def media_type(value: str) -> str:
+    media = value.split(";", 1)[0].strip().lower()
+    return ALIASES.get(media, media)
+
+
+def type_of_file(name: str, declared: str | None = None) -> str:
+    """A file's content type: by its name's suffix, else the type declared for it; 415
+    naming the accepted types when neither is one the service reads."""
+    path = PurePath(name.lower())
+    if path.suffix in BY_SUFFIX:
+        return BY_SUFFIX[path.suffix]
+    if path.suffix in SOURCE_SUFFIXES:
+        return CODE
+    if path.name in BY_NAME:
+        return BY_NAME[path.name]
+    if declared and media_type(declared) in FILE_TYPES:
+        return media_type(declared)
+    raise UnsupportedMediaType(
+        f"{name}: cannot read this kind of file; accepted: {accepted()} (by suffix: "
+        f"{', '.join(sorted(BY_SUFFIX))} and source code)",
+        accepted=list(FILE_TYPES), file=name,
+    )  # fmt: skip
+
+
+def text_type(value: str | None) -> str:
+    """A JSON document's content_type (default text/plain), or 415 naming the accepted."""
+    if value is None:
+        return PLAIN
+    media = media_type(value)
+    if media not in TEXT_TYPES:
+        raise UnsupportedMediaType(
+            f"content_type: {value!r} is not a type the service splits; accepted: "
+            f"{', '.join(TEXT_TYPES)}", field="content_type", accepted=list(TEXT_TYPES),
+        )  # fmt: skip
+    return media
+
+
+def decoded(data: bytes, name: str) -> str:
+    """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM,
+    else Latin-1 (every byte is a character); NUL characters are dropped."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").replace("\x00", "")
+        except UnicodeDecodeError:
+            raise BadRequest(f"{name}: not valid UTF-16 text", field="file") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.replace("\x00", "")
+
+
+def parse_text(text: str, content_type: str, max_chars: int, max_html_depth: int) -> Parsed:
+    """Read text of a type the service splits."""
+    if content_type == HTML:
+        return parse_html(text, max_html_depth, max_chars)
+    if len(text) > max_chars:
+        raise BadRequest(
+            f"text: {len(text):,} characters; at most {max_chars:,} per document "
+            "(RAG_MAX_DOCUMENT_CHARS)", field="text",
+        )  # fmt: skip
+    if content_type == MARKDOWN:
+        return parse_markdown(text)
+    if content_type == RST:
+        return parse_rst(text)
+    if content_type == CODE:
+        return parse_code(text)
+    return parse_plain(text)
+
+
+def parse_file(
+    data: bytes, name: str, content_type: str, max_chars: int, max_html_depth: int
+) -> Parsed:
+    """Read a file's bytes (of a type from ``type_of_file``)."""
+    if content_type == PDF:
+        return parse_pdf(data, max_chars)
+    if len(data) > 4 * max_chars:
+        raise BadRequest(
+            f"{name}: {len(data):,} bytes; the text of a document is at most {max_chars:,} "
+            "characters (RAG_MAX_DOCUMENT_CHARS)", field="file",
+        )  # fmt: skip
+    return parse_text(decoded(data, name), content_type, max_chars, max_html_depth)
