@@ -138,12 +138,18 @@ class Settings(BaseSettings):
     ingest_bodies_max_bytes: int = Field(default=128 * 1024 * 1024, ge=1024)  # held at once
     infer_tags: bool = True
 
-    # --- documents in: embedders, splitting ----------------------------------------
+    # --- documents in: embedders, splitting, files, jobs ------------------------------
     embedder_keys: dict[str, SecretStr] = Field(default_factory=dict)  # name -> API key
     chunk_tokens: int = Field(default=200, ge=8, le=8192)  # a split chunk's size
     chunk_overlap_tokens: int = Field(default=20, ge=0, le=4096)
     max_document_chars: int = Field(default=10_000_000, ge=1000)  # text of one document
     max_html_depth: int = Field(default=512, ge=8, le=100_000)
+    sync_embed_max_chunks: int = Field(default=256, ge=0)  # more: the request runs as a job
+    sync_max_bytes: int = Field(default=1024 * 1024, ge=0)  # a larger upload runs as a job
+    max_upload_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)  # one upload request
+    max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)  # one file (unpacked)
+    job_workers: int = Field(default=2, ge=0, le=64)
+    job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
 
     # --- access --------------------------------------------------------------------
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)

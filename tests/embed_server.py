@@ -5,7 +5,8 @@ from each text's hash: fast, deterministic, no model), in its own process.
 It counts what it was asked (``GET /stats``: calls, texts, the texts themselves and the
 Authorization headers seen) and injects faults on demand (``POST /faults`` with a list of
 what the next calls get: ``429`` (with Retry-After), ``500``, ``timeout`` (no answer for
-a while), ``dims`` (one dimension short), ``nan``, ``400``).
+a while), ``dims`` (one dimension short), ``nan``, ``400``, ``hold`` (no answer until
+``POST /release``; a call whose client went away meanwhile is not counted)).
 
     python tests/embed_server.py PORT [--hash DIMS]
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 import sys
 import threading
 import time
@@ -42,6 +44,8 @@ class State:
         self.texts: list[str] = []
         self.authorization: list[str] = []
         self.model_lock = threading.Lock()
+        self.held = 0
+        self.release = threading.Event()
 
 
 def handler(state: State) -> type[BaseHTTPRequestHandler]:
@@ -71,6 +75,7 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                         "texts": state.texts,
                         "authorization": state.authorization,
                         "faults": state.faults,
+                        "held": state.held,
                     }
                 self._answer(200, body)
             else:
@@ -82,14 +87,35 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 with state.lock:
                     state.faults = list(body)
                 self._answer(200, {"ok": True})
+            elif self.path == "/release":
+                state.release.set()
+                self._answer(200, {"ok": True})
             elif self.path == "/reset":
                 with state.lock:
                     state.faults, state.calls, state.texts, state.authorization = [], 0, [], []
+                    state.held = 0
+                    state.release.clear()
                 self._answer(200, {"ok": True})
             elif self.path == "/v1/embeddings":
                 self._embeddings(body)
             else:
                 self._answer(404, {"error": "not found"})
+
+        def _held(self) -> bool:
+            """Wait for /release; whether the client is still there to answer."""
+            with state.lock:
+                state.held += 1
+            state.release.wait(120)
+            self.connection.setblocking(False)
+            try:
+                gone = self.connection.recv(1, socket.MSG_PEEK) == b""
+            except BlockingIOError:
+                gone = False
+            except OSError:
+                gone = True
+            finally:
+                self.connection.setblocking(True)
+            return not gone
 
         def _embeddings(self, body: dict[str, Any]) -> None:
             with state.lock:
@@ -97,6 +123,8 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 state.authorization.append(self.headers.get("Authorization") or "")
             if fault == "timeout":
                 time.sleep(5)
+            if fault == "hold" and not self._held():
+                return
             if fault in ("429", "500"):
                 headers = {"Retry-After": "1"} if fault == "429" else {}
                 self._answer(int(fault), {"error": {"message": f"injected {fault}"}}, headers)

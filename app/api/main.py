@@ -32,6 +32,8 @@ from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.embedders import embedders_of, warm_up
 from app.errors import BadRequest, InternalError, RagError
+from app.jobs.handlers import JOB_HANDLERS
+from app.jobs.worker import JobWorkers
 from app.observe.logs import configure_logging
 from app.observe.metrics import Metrics
 from app.observe.requests import RequestObserver
@@ -72,6 +74,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         parts.push_async_callback(embedders.close)
         async with database.connection() as conn:
             await warm_up(settings, conn)  # ready: the first search does not wait for a model
+        app.state.jobs = JobWorkers(settings, database.connection, JOB_HANDLERS)
+        parts.push_async_callback(app.state.jobs.stop)
+        await app.state.jobs.start()
         yield
 
 

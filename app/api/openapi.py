@@ -23,12 +23,18 @@ STATUS_TEXT = {
     404: "The named collection, document, chunk, space, profile or goal does not exist.",
     409: "The request clashes with stored data (a taken name or chunk_id).",
     413: "The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, "
-    "RAG_MAX_SEARCH_BODY_BYTES for any other.",
-    415: "The body is not declared as JSON (Content-Type: application/json).",
+    "RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and "
+    "RAG_MAX_FILE_BYTES for each of its files.",
+    415: "The body is not declared as JSON (Content-Type: application/json; an upload: "
+    "multipart/form-data), or a text or file is of a type the service does not read (the "
+    "message names the accepted types).",
     429: "The key or the collection has as many requests on the database as it may "
     "(RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds.",
+    502: "A space's embedder answered what cannot be used (an error, vectors of the wrong "
+    "dimensions, NaN); nothing was stored.",
     503: "The database is unavailable (restarting, reconnecting) or every connection is "
-    "busy; retry after Retry-After seconds.",
+    "busy, or a space's embedder is down or slow (nothing was stored); retry after "
+    "Retry-After seconds.",
     504: "A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database "
     "did not answer within RAG_REQUEST_TIMEOUT (request_timeout).",
 }

@@ -28,6 +28,11 @@ CollectionQuery = Annotated[
     str, Query(pattern=COLLECTION_PATTERN, description="The collection (default: default).")
 ]
 
+AsyncQuery = Annotated[
+    bool,
+    Query(alias="async", description="Run as a job (202 with Location) whatever the size."),
+]
+
 # What a bad parameter's 400 says, by parameter name.
 PARAMETER_RULES = {
     "doc_id": f"doc_id must be 1..{ID_MAX_LENGTH} characters without control characters or "
@@ -37,4 +42,5 @@ PARAMETER_RULES = {
     "collection": "collection must match ^[a-z0-9][a-z0-9_-]{0,62}$",
     "version": "version must be an integer >= 1",
     "include_embeddings": "include_embeddings must be true or false",
+    "async": "async must be true or false",
 }

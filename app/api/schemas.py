@@ -517,3 +517,78 @@ class Readiness(Strict):
     degraded: list[str] | None = None
     error: str | None = None
     databases: list[dict[str, Any]] | None = None
+
+
+# ---- jobs -------------------------------------------------------------------------------
+
+
+class JobItems(Strict):
+    total: int
+    done: int
+    failed: int
+
+
+class JobChunks(Strict):
+    total: int = Field(description="Chunks of the items read so far.")
+    embedded: int = Field(description="Texts sent to the embedders.")
+    cached: int = Field(description="Vectors found in the embedding cache.")
+    stored: int = Field(description="Chunks stored (their documents searchable).")
+
+
+class JobProgress(Strict):
+    items: JobItems
+    chunks: JobChunks
+
+
+class JobItem(Strict):
+    ordinal: int
+    name: str = Field(description="The document's doc_id, or the file's name.")
+    content_type: str | None
+    size: int = Field(description="Bytes.")
+    status: str = Field(description="queued, done, failed or cancelled.")
+    doc_id: str | None
+    chunks: int | None
+    error: str | None = Field(description="Why the item failed.")
+    finished_at: str | None
+
+
+class Job(Strict):
+    id: int
+    kind: str = Field(description="ingest or reembed.")
+    collection: str | None
+    space: str | None = Field(description="The space a reembed job fills.")
+    status: str = Field(description="queued, running, done, failed or cancelled.")
+    cancel_requested: bool
+    attempts: int = Field(description="How many times a worker took it (more after a restart).")
+    progress: JobProgress
+    error: str | None
+    created_at: str
+    started_at: str | None
+    updated_at: str
+    finished_at: str | None
+    items: list[JobItem] | None = Field(
+        default=None, description="The job's items in order (the first 1,000)."
+    )
+
+
+class JobResponse(Ok):
+    job: Job
+
+
+class JobsResponse(Ok):
+    jobs: list[Job]
+
+
+class UploadedFile(Strict):
+    file: str
+    doc_id: str | None = None
+    chunks: int | None = None
+    embedded: int | None = None
+    cached: int | None = None
+    error: str | None = Field(default=None, description="Why this file was not stored.")
+    status: int | None = Field(default=None, description="The HTTP status its error would get.")
+
+
+class UploadResponse(Ok):
+    documents: list[UploadedFile]
+    failed: int

@@ -35,7 +35,11 @@ def library_installed() -> bool:
 def model_source(config: EmbedderConfig) -> str:
     """The folder of the model's files (looked up without importing the model)."""
     if config.path is not None:
-        if not Path(config.path).is_dir():
+        try:
+            found = Path(config.path).is_dir()
+        except (OSError, ValueError):
+            found = False
+        if not found:
             raise BadRequest(f"embedder.path: no folder {config.path!r} on the server",
                              field="embedder.path")  # fmt: skip
         return config.path

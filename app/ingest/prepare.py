@@ -22,6 +22,7 @@ from app.ingest.splitting import Position, Splitting, split_text
 from app.settings import Settings
 from app.spaces import SpaceInfo
 from app.tagging import inferred_tags, merge_tags
+from app.text.blocks import Parsed
 from app.validation import as_vector, named_vectors, parse_model
 
 CHUNK_COLUMNS = (
@@ -181,22 +182,25 @@ def _check_metadata_total(doc: DocumentIn) -> None:
 
 
 def prepare_document(
-    doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules
-) -> PreparedDocument:
+    doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules,
+    source: Parsed | None = None, source_type: str | None = None,
+) -> PreparedDocument:  # fmt: skip
     """Check every rule that does not need the stored data; build the rows to COPY (a
-    document's text is split first)."""
+    document's text, or the ``source`` a file was read into, is split first)."""
+    if len(doc.chunks) > rules.max_chunks:
+        raise BadRequest(
+            f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
+            field="chunks",
+        )
     chunks, positions = doc.chunks, None
-    if doc.text is not None:
-        chunks, positions, title = split_text(doc, rules.splitting, rules.now)
+    content_type = source_type
+    if doc.text is not None or source is not None:
+        chunks, positions, title = split_text(doc, rules.splitting, rules.now, source)
         doc = doc.model_copy(update={"title": title})
+        content_type = content_type or rules.splitting.content_type(doc)
     elif doc.content_type is not None or doc.chunking is not None:
         raise BadRequest("content_type and chunking are for text (the whole document)",
                          field="content_type" if doc.content_type else "chunking")  # fmt: skip
-    if len(chunks) > rules.max_chunks:
-        raise BadRequest(
-            f"chunks: at most {rules.max_chunks} chunks per request (got {len(chunks)})",
-            field="chunks",
-        )
     _check_metadata_total(doc)
     seen: set[str] = set()
     prepared: list[PreparedChunk] = []
@@ -218,6 +222,6 @@ def prepare_document(
     row = {
         "src": doc.src, "title": doc.title, "category": doc.category,
         "metadata": doc.metadata, "tags": doc.tags,
-        "content_type": rules.splitting.content_type(doc) if doc.text is not None else None,
+        "content_type": content_type,
     }  # fmt: skip
     return PreparedDocument(collection=doc.collection, doc_id=doc.doc_id, row=row, chunks=prepared)

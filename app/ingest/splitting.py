@@ -72,13 +72,14 @@ class Splitting:
 
 
 def split_text(
-    doc: DocumentIn, splitting: Splitting, now: datetime
+    doc: DocumentIn, splitting: Splitting, now: datetime, parsed: Parsed | None = None
 ) -> tuple[list[ChunkIn], list[Position], str]:
-    """The chunks of a document given as text, their positions, and its title (as given,
-    else the one the text names: a Markdown or reST title, an HTML page's)."""
+    """The chunks of a document given as text (or read from a file: ``parsed``), their
+    positions, and its title (as given, else the one the text names: a Markdown or reST
+    title, an HTML page's, a PDF's)."""
     if doc.chunks:
         raise BadRequest("give chunks or text, not both", field="text")
-    parsed = splitting.parse(doc)
+    parsed = parsed or splitting.parse(doc)
     title = doc.title or parsed.title
     pieces = split(parsed, splitting.sizing(doc, title))
     created = doc.created_at or now

@@ -1,6 +1,7 @@
 """Splitting a document's text into chunks of at most ``max_tokens`` model tokens.
 
-Structure first: every heading starts a new chunk, and a chunk never spans two sections.
+Structure first: every heading (and PDF page) starts a new chunk, and a chunk never spans
+two sections.
 Blocks are packed whole into chunks while they fit; a block too large for one chunk is
 cut at blank lines, then lines, then (prose only) sentence ends, then spaces, and only
 then between tokens, so code and tables are cut at line ends and kept whole where they
@@ -155,11 +156,12 @@ class _Splitter:
         while queue:
             unit = queue.popleft()
             used = sum(u.tokens for u in chunk) + (lead[1] if lead else 0)
-            if chunk and (unit.opens_section or used + unit.tokens > self.max):
+            new_section = unit.opens_section or bool(chunk and unit.path != chunk[0].path)
+            if chunk and (new_section or used + unit.tokens > self.max):
                 queue.appendleft(unit)
                 piece = self._emit(chunk, lead, queue)
                 pieces.append(piece)
-                lead = None if unit.opens_section else self._overlap_start(piece)
+                lead = None if new_section else self._overlap_start(piece)
                 if lead and lead[1] + queue[0].tokens > self.max:
                     lead = None
                 chunk = []

@@ -42,7 +42,7 @@ def test_store_read_and_defaults(client, run_id):
     r = client.post("/api/rag/documents", json=doc(f"{run_id}-d", 3))
     assert r.status_code == 200
     assert r.json() == {"ok": True, "doc_id": f"{run_id}-d", "chunks": 3, "replaced_chunks": 0,
-                        "vectors": {"default": 3}}  # fmt: skip
+                        "vectors": {"default": 3}, "embedded": 0, "cached": 0}  # fmt: skip
     body = stored(client, f"{run_id}-d")
     assert (
         body["title"] == "Intro" and body["metadata"] == {"lang": "en"} and body["tags"] == ["t1"]

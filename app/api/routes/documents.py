@@ -8,12 +8,20 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from app.api.deps import Lease, authorize, document_body, get_settings, reads, writes
 from app.api.openapi import ACCESS, BODY, errors, json_body
-from app.api.params import CollectionQuery, DocId
+from app.api.params import AsyncQuery, CollectionQuery, DocId
+from app.api.responses import ACCEPTED, accepted
 from app.api.schemas import DeletedDocument, DocumentResponse, IngestResponse
 from app.auth import Access, Scope
+from app.ingest.embed import to_embed
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import parse_document
-from app.resources.documents import delete_document, get_document, ingest_document
+from app.resources.documents import (
+    delete_document,
+    get_document,
+    prepared_document,
+    store_prepared,
+)
+from app.resources.jobs import document_item, queue_ingest
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
@@ -21,10 +29,10 @@ router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
 
 @router.post(
     "",
-    summary="Store a document with its chunks (replaces the chunks it had)",
+    summary="Store a document: chunks with or without vectors, or its whole text",
     openapi_extra=json_body(DocumentIn),
     response_model=IngestResponse,
-    responses=errors(*ACCESS, *BODY, 404, 409),
+    responses={**errors(*ACCESS, *BODY, 404, 409, 502), **ACCEPTED},
 )
 async def upsert_document(
     request: Request,
@@ -32,13 +40,21 @@ async def upsert_document(
     body: Annotated[bytes, Depends(document_body)],
     lease: Annotated[Lease, Depends(writes)],
     settings: Annotated[Settings, Depends(get_settings)],
+    run_async: AsyncQuery = False,
 ) -> Any:
     """All or nothing: any bad chunk (empty text, unknown space, wrong dimension,
-    NaN/Infinity) gets a 400 naming it, and nothing is stored. 404: an unknown
-    collection; 409: a chunk_id another document of the collection holds."""
+    NaN/Infinity) gets a 400 naming it, and nothing is stored; so does an embedder that is
+    down (503 with Retry-After) or answers wrong (502). A document whose chunks need more
+    than RAG_SYNC_EMBED_MAX_CHUNKS vectors made (or any, with ?async=true) is queued as
+    a job: 202 with Location. 404: an unknown collection; 409: a chunk_id another
+    document of the collection holds."""
     document = parse_document(body)
     async with lease.connection(access, document.collection) as conn:
-        stored = await ingest_document(conn, document, settings)
+        prepared, spaces = await prepared_document(conn, document, settings)
+        if run_async or to_embed([prepared], spaces, settings) > settings.sync_embed_max_chunks:
+            item = document_item(document.doc_id, body)
+            return accepted(await queue_ingest(request, conn, document.collection, [item]))
+        stored = await store_prepared(conn, prepared, spaces, settings)
     request.state.ingested_chunks = stored["chunks"]  # for the metrics
     request.app.state.statistics.written(document.collection)
     return stored

@@ -50,10 +50,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Store a document with its chunks (replaces the chunks it had)
+         * Store a document: chunks with or without vectors, or its whole text
          * @description All or nothing: any bad chunk (empty text, unknown space, wrong dimension,
-         *     NaN/Infinity) gets a 400 naming it, and nothing is stored. 404: an unknown
-         *     collection; 409: a chunk_id another document of the collection holds.
+         *     NaN/Infinity) gets a 400 naming it, and nothing is stored; so does an embedder that is
+         *     down (503 with Retry-After) or answers wrong (502). A document whose chunks need more
+         *     than RAG_SYNC_EMBED_MAX_CHUNKS vectors made (or any, with ?async=true) is queued as
+         *     a job: 202 with Location. 404: an unknown collection; 409: a chunk_id another
+         *     document of the collection holds.
          */
         post: operations["upsert_document_api_rag_documents_post"];
         delete?: never;
@@ -75,6 +78,30 @@ export interface paths {
         post?: never;
         /** Delete a document, its chunks and their vectors */
         delete: operations["remove_document_api_rag_documents__doc_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rag/documents/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store files (text, Markdown, HTML, reST, PDF, source code), a document each
+         * @description Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
+         *     its title the file's own (else its name). Files up to RAG_SYNC_MAX_BYTES in all are
+         *     stored before the answer, each on its own (a file that cannot be read is answered with
+         *     its reason, the others are stored); larger uploads, or any with ?async=true, are
+         *     queued as a job: 202 with Location.
+         */
+        post: operations["upload_files_api_rag_documents_upload_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -176,6 +203,60 @@ export interface paths {
         post?: never;
         /** Delete a goal */
         delete: operations["delete_goal_api_rag_goals__name__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rag/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent jobs, newest first */
+        get: operations["jobs_api_rag_jobs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rag/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job: its state, progress and items (with each failed item's reason) */
+        get: operations["job_api_rag_jobs__job_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rag/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job (a queued one at once, a running one at its next check)
+         * @description Documents the job stored before stay stored; its other items end cancelled.
+         */
+        post: operations["cancel_api_rag_jobs__job_id__cancel_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1787,6 +1868,140 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** Job */
+        Job: {
+            /**
+             * Attempts
+             * @description How many times a worker took it (more after a restart).
+             */
+            attempts: number;
+            /** Cancel Requested */
+            cancel_requested: boolean;
+            /** Collection */
+            collection: string | null;
+            /** Created At */
+            created_at: string;
+            /** Error */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Items
+             * @description The job's items in order (the first 1,000).
+             */
+            items?: components["schemas"]["JobItem"][] | null;
+            /**
+             * Kind
+             * @description ingest or reembed.
+             */
+            kind: string;
+            progress: components["schemas"]["JobProgress"];
+            /**
+             * Space
+             * @description The space a reembed job fills.
+             */
+            space: string | null;
+            /** Started At */
+            started_at: string | null;
+            /**
+             * Status
+             * @description queued, running, done, failed or cancelled.
+             */
+            status: string;
+            /** Updated At */
+            updated_at: string;
+        };
+        /** JobChunks */
+        JobChunks: {
+            /**
+             * Cached
+             * @description Vectors found in the embedding cache.
+             */
+            cached: number;
+            /**
+             * Embedded
+             * @description Texts sent to the embedders.
+             */
+            embedded: number;
+            /**
+             * Stored
+             * @description Chunks stored (their documents searchable).
+             */
+            stored: number;
+            /**
+             * Total
+             * @description Chunks of the items read so far.
+             */
+            total: number;
+        };
+        /** JobItem */
+        JobItem: {
+            /** Chunks */
+            chunks: number | null;
+            /** Content Type */
+            content_type: string | null;
+            /** Doc Id */
+            doc_id: string | null;
+            /**
+             * Error
+             * @description Why the item failed.
+             */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /**
+             * Name
+             * @description The document's doc_id, or the file's name.
+             */
+            name: string;
+            /** Ordinal */
+            ordinal: number;
+            /**
+             * Size
+             * @description Bytes.
+             */
+            size: number;
+            /**
+             * Status
+             * @description queued, done, failed or cancelled.
+             */
+            status: string;
+        };
+        /** JobItems */
+        JobItems: {
+            /** Done */
+            done: number;
+            /** Failed */
+            failed: number;
+            /** Total */
+            total: number;
+        };
+        /** JobProgress */
+        JobProgress: {
+            chunks: components["schemas"]["JobChunks"];
+            items: components["schemas"]["JobItems"];
+        };
+        /** JobResponse */
+        JobResponse: {
+            job: components["schemas"]["Job"];
+            /**
+             * Ok
+             * @default true
+             */
+            ok?: boolean;
+        };
+        /** JobsResponse */
+        JobsResponse: {
+            /** Jobs */
+            jobs: components["schemas"]["Job"][];
+            /**
+             * Ok
+             * @default true
+             */
+            ok?: boolean;
+        };
         /**
          * ProfileIn
          * @description Body of ``PUT /api/rag/profiles/{name}``: the whole new version.
@@ -2914,6 +3129,41 @@ export interface components {
             /** Tag */
             tag: string;
         };
+        /** UploadedFile */
+        UploadedFile: {
+            /** Cached */
+            cached?: number | null;
+            /** Chunks */
+            chunks?: number | null;
+            /** Doc Id */
+            doc_id?: string | null;
+            /** Embedded */
+            embedded?: number | null;
+            /**
+             * Error
+             * @description Why this file was not stored.
+             */
+            error?: string | null;
+            /** File */
+            file: string;
+            /**
+             * Status
+             * @description The HTTP status its error would get.
+             */
+            status?: number | null;
+        };
+        /** UploadResponse */
+        UploadResponse: {
+            /** Documents */
+            documents: components["schemas"]["UploadedFile"][];
+            /** Failed */
+            failed: number;
+            /**
+             * Ok
+             * @default true
+             */
+            ok?: boolean;
+        };
         /** Weights */
         Weights: {
             /** W Cos */
@@ -2994,7 +3244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3078,7 +3328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3087,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,7 +3355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3194,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3289,7 +3539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3311,7 +3561,10 @@ export interface operations {
     };
     upsert_document_api_rag_documents_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Run as a job (202 with Location) whatever the size. */
+                async?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3738,6 +3991,15 @@ export interface operations {
                     "application/json": components["schemas"]["IngestResponse"];
                 };
             };
+            /** @description Queued as a job: follow Location. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
             /** @description A field breaks a rule: the message names the field and the rule. */
             400: {
                 headers: {
@@ -3783,7 +4045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3792,7 +4054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3810,7 +4072,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description A space's embedder answered what cannot be used (an error, vectors of the wrong dimensions, NaN); nothing was stored. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3904,7 +4175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3993,7 +4264,139 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload_files_api_rag_documents_upload_post: {
+        parameters: {
+            query?: {
+                /** @description Run as a job (202 with Location) whatever the size. */
+                async?: boolean;
+                /** @description The collection (default: default). */
+                collection?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    files: string[];
+                    /** @description JSON: what every document gets (doc_id_prefix, category, tags, metadata, chunking, created_at). */
+                    options?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            /** @description Queued as a job: follow Location. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The named collection, document, chunk, space, profile or goal does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A space's embedder answered what cannot be used (an error, vectors of the wrong dimensions, NaN); nothing was stored. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4058,7 +4461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4531,7 +4934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4558,7 +4961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4744,7 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5296,7 +5699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5305,7 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5323,7 +5726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5409,7 +5812,260 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    jobs_api_rag_jobs_get: {
+        parameters: {
+            query?: {
+                /** @description Only this collection's. */
+                collection?: string | null;
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Only jobs in this state. */
+                status?: ("queued" | "running" | "done" | "failed" | "cancelled") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobsResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    job_api_rag_jobs__job_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id. */
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The named collection, document, chunk, space, profile or goal does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_api_rag_jobs__job_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id. */
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The named collection, document, chunk, space, profile or goal does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5474,7 +6130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5563,7 +6219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5647,7 +6303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5656,7 +6312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5674,7 +6330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5769,7 +6425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5855,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5936,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5945,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,7 +6619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6040,7 +6696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6512,7 +7168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6521,7 +7177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6539,7 +7195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7014,7 +7670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7023,7 +7679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7041,7 +7697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7129,7 +7785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7138,7 +7794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7156,7 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7233,7 +7889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7318,7 +7974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7327,7 +7983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7345,7 +8001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7440,7 +8096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7529,7 +8185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;

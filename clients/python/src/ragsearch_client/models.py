@@ -1103,6 +1103,90 @@ class IngestResponse(ResponseModel):
     )
 
 
+class JobItem(ResponseModel):
+    ordinal: int
+    name: str = Field(
+        description="The document's doc_id, or the file's name.",
+    )
+    content_type: str | None
+    size: int = Field(
+        description="Bytes.",
+    )
+    status: str = Field(
+        description="queued, done, failed or cancelled.",
+    )
+    doc_id: str | None
+    chunks: int | None
+    error: str | None = Field(
+        description="Why the item failed.",
+    )
+    finished_at: str | None
+
+
+class JobChunks(ResponseModel):
+    total: int = Field(
+        description="Chunks of the items read so far.",
+    )
+    embedded: int = Field(
+        description="Texts sent to the embedders.",
+    )
+    cached: int = Field(
+        description="Vectors found in the embedding cache.",
+    )
+    stored: int = Field(
+        description="Chunks stored (their documents searchable).",
+    )
+
+
+class JobItems(ResponseModel):
+    total: int
+    done: int
+    failed: int
+
+
+class JobProgress(ResponseModel):
+    items: JobItems
+    chunks: JobChunks
+
+
+class Job(ResponseModel):
+    id: int
+    kind: str = Field(
+        description="ingest or reembed.",
+    )
+    collection: str | None
+    space: str | None = Field(
+        description="The space a reembed job fills.",
+    )
+    status: str = Field(
+        description="queued, running, done, failed or cancelled.",
+    )
+    cancel_requested: bool
+    attempts: int = Field(
+        description="How many times a worker took it (more after a restart).",
+    )
+    progress: JobProgress
+    error: str | None
+    created_at: str
+    started_at: str | None
+    updated_at: str
+    finished_at: str | None
+    items: list[JobItem] | None = Field(
+        default=None,
+        description="The job's items in order (the first 1,000).",
+    )
+
+
+class JobResponse(ResponseModel):
+    ok: bool = True
+    job: Job
+
+
+class JobsResponse(ResponseModel):
+    ok: bool = True
+    jobs: list[Job]
+
+
 class ProfileIn(RequestModel):
     """Body of ``PUT /api/rag/profiles/{name}``: the whole new version."""
 
@@ -1831,3 +1915,25 @@ class StatsResponse(ResponseModel):
     documents: int
     chunks: int
     spaces: list[SpaceCount]
+
+
+class UploadedFile(ResponseModel):
+    file: str
+    doc_id: str | None = None
+    chunks: int | None = None
+    embedded: int | None = None
+    cached: int | None = None
+    error: str | None = Field(
+        default=None,
+        description="Why this file was not stored.",
+    )
+    status: int | None = Field(
+        default=None,
+        description="The HTTP status its error would get.",
+    )
+
+
+class UploadResponse(ResponseModel):
+    ok: bool = True
+    documents: list[UploadedFile]
+    failed: int

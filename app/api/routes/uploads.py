@@ -1,0 +1,133 @@
+"""Files in: ``POST /api/rag/documents/upload``, one or more files in a multipart body,
+each read by its type into a document of its own."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Request
+from starlette.datastructures import UploadFile
+
+from app.api.deps import Lease, authorize, get_settings, writes
+from app.api.openapi import ACCESS, errors
+from app.api.params import AsyncQuery, CollectionQuery
+from app.api.responses import ACCEPTED, accepted
+from app.api.schemas import UploadResponse
+from app.api.uploads import read_upload
+from app.auth import Access, Scope
+from app.errors import BadRequest, PayloadTooLarge
+from app.ingest.files import FileDefaults
+from app.jobs.store import NewItem
+from app.resources.jobs import queue_ingest
+from app.resources.uploads import store_files
+from app.settings import Settings
+from app.text.formats import type_of_file
+from app.validation import parse_model
+
+router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
+
+UPLOAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["files"],
+                    "properties": {
+                        "files": {"type": "array",
+                                  "items": {"type": "string", "format": "binary"}},
+                        "options": {
+                            "type": "string",
+                            "description": "JSON: what every document gets (doc_id_prefix, "
+                            "category, tags, metadata, chunking, created_at).",
+                        },
+                    },
+                }
+            }
+        },
+    }
+}  # fmt: skip
+
+
+def _defaults(form_value: Any, collection: str) -> FileDefaults:
+    if form_value is None:
+        return FileDefaults(collection=collection)
+    if not isinstance(form_value, str):
+        raise BadRequest("options must be a JSON object (a form field, not a file)",
+                         field="options")  # fmt: skip
+    try:
+        given = orjson.loads(form_value)
+    except orjson.JSONDecodeError:
+        raise BadRequest("options must be a JSON object", field="options") from None
+    if not isinstance(given, dict):
+        raise BadRequest("options must be a JSON object", field="options")
+    if "collection" in given:
+        raise BadRequest("options.collection: give the collection as ?collection=",
+                         field="options.collection")  # fmt: skip
+    return parse_model(FileDefaults, {**given, "collection": collection}, {})
+
+
+async def _chunks(upload: UploadFile) -> Any:
+    await upload.seek(0)
+    while piece := await upload.read(1 << 20):
+        yield piece
+
+
+def _checked(uploads: list[UploadFile], settings: Settings) -> list[tuple[UploadFile, str]]:
+    """Every file with its type; 415 for a type the service does not read, 413 for a file
+    past RAG_MAX_FILE_BYTES, before anything is done."""
+    if not uploads:
+        raise BadRequest("files: send one or more files (multipart/form-data)", field="files")
+    checked = []
+    for upload in uploads:
+        name = (upload.filename or "").strip()
+        if not name:
+            raise BadRequest("files: every file needs a file name", field="files")
+        if (upload.size or 0) > settings.max_file_bytes:
+            raise PayloadTooLarge(
+                f"{name}: larger than {settings.max_file_bytes} bytes (RAG_MAX_FILE_BYTES)",
+                file=name, limit=settings.max_file_bytes, setting="RAG_MAX_FILE_BYTES",
+            )  # fmt: skip
+        checked.append((upload, type_of_file(name, upload.content_type)))
+    return checked
+
+
+@router.post(
+    "/upload",
+    summary="Store files (text, Markdown, HTML, reST, PDF, source code), a document each",
+    openapi_extra=UPLOAD_BODY,
+    response_model=UploadResponse,
+    response_model_exclude_none=True,
+    responses={**errors(*ACCESS, 400, 404, 413, 415, 502), **ACCEPTED},
+)
+async def upload_files(
+    request: Request,
+    access: Annotated[Access, Depends(authorize(Scope.WRITE))],
+    lease: Annotated[Lease, Depends(writes)],
+    settings: Annotated[Settings, Depends(get_settings)],
+    collection: CollectionQuery = "default",
+    run_async: AsyncQuery = False,
+) -> Any:
+    """Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
+    its title the file's own (else its name). Files up to RAG_SYNC_MAX_BYTES in all are
+    stored before the answer, each on its own (a file that cannot be read is answered with
+    its reason, the others are stored); larger uploads, or any with ?async=true, are
+    queued as a job: 202 with Location."""
+    access.collection(collection)
+    async with read_upload(request, settings) as form:
+        uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
+        defaults = _defaults(form.get("options"), collection)
+        files = _checked(uploads, settings)
+        total = sum(upload.size or 0 for upload, _ in files)
+        async with lease.connection(access, collection) as conn:
+            if run_async or total > settings.sync_max_bytes:
+                items = [NewItem(u.filename or "", kind, u.size or 0, _chunks(u))
+                         for u, kind in files]  # fmt: skip
+                params = {"defaults": defaults.model_dump(mode="json")}
+                return accepted(await queue_ingest(request, conn, collection, items, params))
+            results = await store_files(conn, files, defaults, settings)
+    request.app.state.statistics.written(collection)
+    failed = sum(1 for result in results if "error" in result)
+    return {"ok": failed == 0, "documents": results, "failed": failed}

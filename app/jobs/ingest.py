@@ -1,0 +1,93 @@
+"""Ingest jobs: each item (a document body, or a file) read, split, embedded with a job's
+patience, and stored in the transaction that marks it done. An item that fails (a file
+that cannot be parsed, an embedder still failing after its retries) fails alone, with
+its reason; the others go on."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+
+from app.db.sqlfiles import queries
+from app.embed.base import JOB
+from app.errors import BadRequest, RagError
+from app.ingest.embed import EmbedCounts, fill_vectors
+from app.ingest.files import FileDefaults, file_document
+from app.ingest.prepare import PreparedDocument, parse_document, prepare_document
+from app.ingest.rules import rules_for
+from app.ingest.store import load_spaces, store_documents
+from app.jobs.store import JSON_DOCUMENT, item_bytes
+from app.jobs.worker import RunningJob
+from app.spaces import SpaceInfo
+
+
+@dataclass(frozen=True)
+class Item:
+    ordinal: int
+    name: str
+    content_type: str
+    size: int
+
+
+async def _prepared(
+    conn: AsyncConnection, job: RunningJob, item: Item, spaces: dict[str, SpaceInfo]
+) -> PreparedDocument:
+    settings = job.settings
+    rules = rules_for(settings, spaces)
+    if item.content_type == JSON_DOCUMENT:
+        data = await item_bytes(conn, job.id, item.ordinal)
+        return await asyncio.to_thread(
+            lambda: prepare_document(parse_document(data), spaces, rules)
+        )
+    defaults = FileDefaults.model_validate(job.params.get("defaults") or {})
+    limit = 4 * settings.max_document_chars
+    if item.content_type != "application/pdf" and item.size > limit:
+        raise BadRequest(
+            f"{item.name}: {item.size:,} bytes; the text of a document is at most "
+            f"{settings.max_document_chars:,} characters (RAG_MAX_DOCUMENT_CHARS)"
+        )
+    data = await item_bytes(conn, job.id, item.ordinal)
+    return await asyncio.to_thread(
+        file_document, data, item.name, item.content_type, defaults, spaces, rules, settings
+    )
+
+
+async def _finish_item(conn: AsyncConnection, job: RunningJob, item: Item, **fields: Any) -> None:
+    values = {"job": job.id, "ordinal": item.ordinal, "status": "done", "error": None,
+              "doc_id": None, "chunks": None, **fields}  # fmt: skip
+    await conn.execute(queries("jobs").item_done, values)
+
+
+async def _run_item(conn: AsyncConnection, job: RunningJob, item: Item) -> None:
+    spaces = await load_spaces(conn)
+    prepared = await _prepared(conn, job, item, spaces)
+    job.count(total=len(prepared.chunks))
+
+    def progress(counts: EmbedCounts) -> None:
+        job.check()
+        job.count(embedded=counts.embedded, cached=counts.cached)
+
+    await fill_vectors(conn, [prepared], spaces, job.settings, JOB, progress)
+    job.check()
+    async with conn.transaction():
+        await job.hold(conn)
+        result = await store_documents(conn, [prepared], spaces)
+        await _finish_item(conn, job, item, doc_id=prepared.doc_id, chunks=result.chunks)
+
+
+async def run_ingest(job: RunningJob) -> None:
+    async with job.connect() as conn, conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(queries("jobs").pending_items, {"job": job.id})
+        items = [Item(**row) for row in await cursor.fetchall()]
+    for item in items:
+        job.check()
+        async with job.connect() as conn:
+            try:
+                await _run_item(conn, job, item)
+            except RagError as error:
+                await _finish_item(conn, job, item, status="failed", error=error.message)
+            await job.flush(conn)

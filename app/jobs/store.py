@@ -1,0 +1,117 @@
+"""The job queue's tables: a job, its items (a document or a file each) and their input
+in parts of at most ``PART_BYTES``, written as it is read (never held whole)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from app.db.sqlfiles import queries
+from app.errors import NotFound
+
+PART_BYTES = 1 << 20
+JSON_DOCUMENT = "application/json"  # an item that is a document body
+ITEMS_SHOWN = 1000
+
+
+@dataclass
+class NewItem:
+    """One input of a job: its name (a doc_id or file name), type, size and bytes."""
+
+    name: str
+    content_type: str
+    size: int
+    data: AsyncIterator[bytes]
+
+
+async def single(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+async def create_job(
+    conn: AsyncConnection, kind: str, collection: int | None, items: list[NewItem],
+    params: dict[str, Any] | None = None, space: int | None = None,
+) -> int:  # fmt: skip
+    """The job, its items and their input, in one transaction (queued when it commits)."""
+    q = queries("jobs")
+    async with conn.transaction():
+        cursor = await conn.execute(q.create_job, {
+            "kind": kind, "collection": collection, "space": space,
+            "params": Jsonb(params or {}), "items": len(items)})  # fmt: skip
+        row = await cursor.fetchone()
+        assert row is not None
+        job = int(row[0])
+        for ordinal, item in enumerate(items):
+            await conn.execute(q.create_item, {
+                "job": job, "ordinal": ordinal, "name": item.name,
+                "content_type": item.content_type, "size": item.size})  # fmt: skip
+        async with conn.cursor() as cursor, cursor.copy(q.copy_parts) as copy:
+            copy.set_types(["int8", "int4", "int4", "bytea"])
+            for ordinal, item in enumerate(items):
+                seq = 0
+                async for piece in _pieces(item.data):
+                    await copy.write_row((job, ordinal, seq, piece))
+                    seq += 1
+    return job
+
+
+async def _pieces(data: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """The input in pieces of at most PART_BYTES."""
+    buffer = bytearray()
+    async for chunk in data:
+        buffer += chunk
+        while len(buffer) >= PART_BYTES:
+            yield bytes(buffer[:PART_BYTES])
+            del buffer[:PART_BYTES]
+    if buffer:
+        yield bytes(buffer)
+
+
+async def item_bytes(conn: AsyncConnection, job: int, ordinal: int) -> bytes:
+    cursor = await conn.execute(queries("jobs").item_parts, {"job": job, "ordinal": ordinal})
+    return b"".join(bytes(row[0]) for row in await cursor.fetchall())
+
+
+def _iso(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+async def job_view(conn: AsyncConnection, job: int, with_items: bool = True) -> dict[str, Any]:
+    """A job as answered: its state, progress and (first ITEMS_SHOWN) items."""
+    q = queries("jobs")
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(q.get_job, {"job": job})
+        row = await cursor.fetchone()
+        if row is None:
+            raise NotFound(f"no job {job}", job=job)
+        items = []
+        if with_items:
+            await cursor.execute(q.job_items, {"job": job, "limit": ITEMS_SHOWN})
+            items = [{k: _iso(v) for k, v in item.items()} for item in await cursor.fetchall()]
+    view = {k: _iso(v) for k, v in row.items()}
+    progress = {
+        "items": {"total": view.pop("items_total"), "done": view.pop("items_done"),
+                  "failed": view.pop("items_failed")},
+        "chunks": {"total": view.pop("chunks_total"), "embedded": view.pop("chunks_embedded"),
+                   "cached": view.pop("chunks_cached"), "stored": view.pop("chunks_stored")},
+    }  # fmt: skip
+    return {**view, "progress": progress, **({"items": items} if with_items else {})}
+
+
+async def cancel_job(conn: AsyncConnection, job: int) -> None:
+    cursor = await conn.execute(queries("jobs").cancel_job, {"job": job})
+    await cursor.fetchone()
+
+
+async def list_jobs(
+    conn: AsyncConnection, collection: str | None, status: str | None, limit: int
+) -> list[dict[str, Any]]:
+    cursor = await conn.execute(
+        queries("jobs").list_jobs, {"collection": collection, "status": status, "limit": limit}
+    )
+    return [await job_view(conn, row[0], with_items=False) for row in await cursor.fetchall()]

@@ -1,0 +1,174 @@
+"""Workers inside the service that run the queued jobs (RAG_JOB_WORKERS of them).
+
+A worker takes the oldest waiting job with ``FOR UPDATE SKIP LOCKED`` under a lease of
+RAG_JOB_LEASE_SECONDS, which it renews while it works; a job whose lease runs out (its
+worker was killed) is taken again by the next worker that looks. Its items are done in
+order, each stored in the transaction that marks it done, so a resumed job starts at the
+first item not stored; what it had embedded is in the embedding cache and is not
+embedded again. A cancelled job stops at its worker's next check (between batches).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+
+from app.db.sqlfiles import queries
+from app.errors import RagError
+from app.settings import Settings
+
+log = logging.getLogger("ragsearch")
+
+Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+IDLE_POLL = 1.0
+
+
+class JobStopped(Exception):
+    """The job was cancelled, or another worker holds it now."""
+
+
+@dataclass
+class RunningJob:
+    """A job a worker holds: what its handler reads and reports."""
+
+    id: int
+    kind: str
+    collection_id: int | None
+    space_id: int | None
+    params: dict[str, Any]
+    settings: Settings
+    connect: Connect
+    cancelled: bool = False
+    lost: bool = False
+    pending: dict[str, int] = field(
+        default_factory=lambda: {"total": 0, "embedded": 0, "cached": 0}
+    )
+
+    def check(self) -> None:
+        """Raise JobStopped when the job should stop."""
+        if self.cancelled or self.lost:
+            raise JobStopped()
+
+    async def hold(self, conn: AsyncConnection) -> None:
+        """Lock the job's row for the transaction; raise JobStopped if it was cancelled."""
+        cursor = await conn.execute(queries("jobs").hold_job, {"job": self.id})
+        row = await cursor.fetchone()
+        self.cancelled = self.cancelled or bool(row and row[0])
+        self.check()
+
+    def count(self, **deltas: int) -> None:
+        for name, value in deltas.items():
+            self.pending[name] += value
+
+    async def flush(self, conn: AsyncConnection) -> None:
+        deltas, self.pending = self.pending, {"total": 0, "embedded": 0, "cached": 0}
+        if any(deltas.values()):
+            await conn.execute(queries("jobs").add_progress, {"job": self.id, **deltas})
+
+
+Handler = Callable[[RunningJob], Awaitable[None]]
+
+
+class JobWorkers:
+    def __init__(self, settings: Settings, connect: Connect, handlers: dict[str, Handler]) -> None:
+        self.settings = settings
+        self.connect = connect
+        self.handlers = handlers
+        self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._loop(n)) for n in range(self.settings.job_workers)]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    def notify(self) -> None:
+        """A job was queued: wake an idle worker now rather than at its next poll."""
+        self._wake.set()
+
+    async def _loop(self, number: int) -> None:
+        while True:
+            try:
+                job = await self._claim()
+            except (psycopg.Error, RagError, OSError) as error:
+                log.warning("job worker %s: cannot read the queue: %s", number, error)
+                job = None
+            if job is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), IDLE_POLL)
+                self._wake.clear()
+                continue
+            await self._run(job)
+
+    async def _claim(self) -> RunningJob | None:
+        params = {"worker": self.name, "lease": self.settings.job_lease_seconds}
+        async with self.connect() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(queries("jobs").claim_job, params)
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
+                          row["params"], self.settings, self.connect)  # fmt: skip
+
+    async def _heartbeat(self, job: RunningJob) -> None:
+        params = {"job": job.id, "worker": self.name, "lease": self.settings.job_lease_seconds}
+        while True:
+            await asyncio.sleep(self.settings.job_lease_seconds / 3)
+            try:
+                async with self.connect() as conn:
+                    await job.flush(conn)
+                    cursor = await conn.execute(queries("jobs").renew_lease, params)
+                    row = await cursor.fetchone()
+            except (psycopg.Error, RagError, OSError) as error:
+                log.warning("job %s: cannot renew its lease: %s", job.id, error)
+                continue
+            if row is None:
+                job.lost = True
+            elif row[0]:
+                job.cancelled = True
+
+    async def _run(self, job: RunningJob) -> None:
+        log.info("job %s (%s) started by %s", job.id, job.kind, self.name)
+        heartbeat = asyncio.create_task(self._heartbeat(job))
+        status, error = "done", None
+        try:
+            await self.handlers[job.kind](job)
+        except JobStopped:
+            status = "cancelled"
+        except (psycopg.OperationalError, OSError) as failure:
+            log.warning("job %s stopped (%s); it resumes when its lease runs out", job.id, failure)
+            return
+        except RagError as failure:
+            status, error = "failed", failure.message
+        except Exception as failure:
+            log.exception("job %s failed", job.id)
+            status, error = "failed", type(failure).__name__
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+        if job.lost:
+            return
+        async with self.connect() as conn:
+            await job.flush(conn)
+            await conn.execute(queries("jobs").finish_job,
+                               {"job": job.id, "status": status, "error": error})  # fmt: skip
+        log.info("job %s %s", job.id, status)

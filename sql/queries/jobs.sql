@@ -1,0 +1,101 @@
+-- name: create_job
+INSERT INTO rag.jobs (kind, collection_id, space_id, params, items_total)
+VALUES (%(kind)s, %(collection)s, %(space)s, %(params)s, %(items)s)
+RETURNING id;
+
+-- name: create_item
+INSERT INTO rag.job_items (job_id, ordinal, name, content_type, size)
+VALUES (%(job)s, %(ordinal)s, %(name)s, %(content_type)s, %(size)s);
+
+-- name: copy_parts
+COPY rag.job_parts (job_id, ordinal, seq, data) FROM STDIN (FORMAT BINARY);
+
+-- name: claim_job
+-- The oldest job that is queued, or running under a lease that ran out (its worker died):
+-- one worker takes it, the others skip it.
+UPDATE rag.jobs j
+SET status = 'running', worker = %(worker)s, attempts = j.attempts + 1,
+    lease_until = now() + make_interval(secs => %(lease)s),
+    started_at = coalesce(j.started_at, now()), updated_at = now()
+WHERE j.id = (SELECT id FROM rag.jobs
+              WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
+              ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params;
+
+-- name: renew_lease
+-- The worker still holds the job: its lease runs on; answers whether to stop.
+UPDATE rag.jobs
+SET lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
+WHERE id = %(job)s AND worker = %(worker)s AND status = 'running'
+RETURNING cancel_requested;
+
+-- name: pending_items
+SELECT ordinal, name, content_type, size FROM rag.job_items
+WHERE job_id = %(job)s AND status = 'queued' ORDER BY ordinal;
+
+-- name: item_parts
+SELECT data FROM rag.job_parts WHERE job_id = %(job)s AND ordinal = %(ordinal)s ORDER BY seq;
+
+-- name: item_done
+WITH item AS (
+    UPDATE rag.job_items
+    SET status = %(status)s, error = %(error)s, doc_id = %(doc_id)s, chunks = %(chunks)s,
+        finished_at = now()
+    WHERE job_id = %(job)s AND ordinal = %(ordinal)s AND status = 'queued'
+    RETURNING 1),
+gone AS (DELETE FROM rag.job_parts WHERE job_id = %(job)s AND ordinal = %(ordinal)s)
+UPDATE rag.jobs
+SET items_done = items_done + (%(status)s = 'done')::int,
+    items_failed = items_failed + (%(status)s = 'failed')::int,
+    chunks_stored = chunks_stored + coalesce(%(chunks)s, 0), updated_at = now()
+WHERE id = %(job)s AND EXISTS (SELECT 1 FROM item);
+
+-- name: add_progress
+UPDATE rag.jobs
+SET chunks_total = chunks_total + %(total)s, chunks_embedded = chunks_embedded + %(embedded)s,
+    chunks_cached = chunks_cached + %(cached)s, updated_at = now()
+WHERE id = %(job)s;
+
+-- name: finish_job
+WITH rest AS (
+    UPDATE rag.job_items SET status = 'cancelled', finished_at = now()
+    WHERE job_id = %(job)s AND status = 'queued'),
+parts AS (DELETE FROM rag.job_parts WHERE job_id = %(job)s)
+UPDATE rag.jobs
+SET status = %(status)s, error = %(error)s, finished_at = now(), updated_at = now(),
+    lease_until = NULL
+WHERE id = %(job)s;
+
+-- name: cancel_job
+-- A queued job stops at once; a running one at its worker's next check.
+UPDATE rag.jobs
+SET cancel_requested = true, updated_at = now(),
+    status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END,
+    finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END
+WHERE id = %(job)s AND status IN ('queued', 'running')
+RETURNING status;
+
+-- name: get_job
+SELECT j.id, j.kind, c.name AS collection, s.name AS space, j.status, j.cancel_requested,
+       j.attempts, j.items_total, j.items_done, j.items_failed, j.chunks_total,
+       j.chunks_embedded, j.chunks_cached, j.chunks_stored, j.error, j.created_at,
+       j.started_at, j.updated_at, j.finished_at
+FROM rag.jobs j
+LEFT JOIN rag.collections c ON c.id = j.collection_id
+LEFT JOIN rag.spaces s ON s.id = j.space_id
+WHERE j.id = %(job)s;
+
+-- name: job_items
+SELECT ordinal, name, content_type, size, status, doc_id, chunks, error, finished_at
+FROM rag.job_items WHERE job_id = %(job)s ORDER BY ordinal LIMIT %(limit)s;
+
+-- name: list_jobs
+SELECT j.id FROM rag.jobs j LEFT JOIN rag.collections c ON c.id = j.collection_id
+WHERE (%(collection)s::text IS NULL OR c.name = %(collection)s)
+  AND (%(status)s::text IS NULL OR j.status = %(status)s)
+ORDER BY j.id DESC LIMIT %(limit)s;
+
+-- name: hold_job
+-- In the transaction that stores an item: the job's row, locked (a cancel waits for the
+-- item, or the item sees the cancel), and whether it was cancelled.
+SELECT cancel_requested FROM rag.jobs WHERE id = %(job)s FOR UPDATE;

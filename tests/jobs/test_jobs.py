@@ -1,0 +1,175 @@
+"""Files and large documents in, as jobs: uploads (stored before the answer when small,
+queued as a job when large or asked), a job's progress and items with each failure's
+reason, cancelling, and the limits an upload is held to."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from documents import pdf_with_pages
+from embed_server import embed_server
+
+SERVICE_ENV = {
+    "RAG_EMBEDDER": "none", "RAG_JOB_LEASE_SECONDS": "3", "RAG_SYNC_EMBED_MAX_CHUNKS": "6",
+    "RAG_MAX_FILE_BYTES": "300000", "RAG_MAX_UPLOAD_BYTES": "2000000",
+    "RAG_SYNC_MAX_BYTES": "100000", "RAG_CHUNK_TOKENS": "24", "RAG_CHUNK_OVERLAP_TOKENS": "0",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def embedder(client) -> Iterator[httpx.Client]:
+    with embed_server("--hash", "8") as url:
+        space = {"name": "remote", "dims": 8, "embedder": {
+            "kind": "openai", "url": url, "model": "hash-8", "batch_size": 2, "concurrency": 1,
+            "timeout": 5, "retries": 1}}  # fmt: skip
+        assert client.post("/api/rag/spaces", json=space).status_code == 201
+        with httpx.Client(base_url=url.removesuffix("/v1")) as control:
+            yield control
+
+
+@pytest.fixture
+def faults(embedder) -> Iterator[httpx.Client]:
+    embedder.post("/reset")
+    yield embedder
+    embedder.post("/release")
+    embedder.post("/reset")
+
+
+def wait_for(client: httpx.Client, location: str, states=("done", "failed", "cancelled")) -> dict:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job = client.get(location).json()["job"]
+        if job["status"] in states:
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"job still {job['status']}: {job}")
+
+
+def _paragraphs(n: int) -> str:
+    return "\n\n".join(f"Paragraph {i} talks about topic number {i} at some length here."
+                       for i in range(n))  # fmt: skip
+
+
+def test_a_document_asked_to_run_async_is_a_job(client, faults, run_id):
+    r = client.post("/api/rag/documents", params={"async": "true"},
+                    json={"doc_id": f"{run_id}-a", "text": "Short text."})  # fmt: skip
+    assert r.status_code == 202, r.text
+    assert r.headers["location"] == f"/api/rag/jobs/{r.json()['job']['id']}"
+    job = wait_for(client, r.headers["location"])
+    assert job["status"] == "done" and job["kind"] == "ingest" and job["collection"] == "default"
+    assert job["progress"]["items"] == {"total": 1, "done": 1, "failed": 0}
+    assert job["items"][0]["doc_id"] == f"{run_id}-a" and job["items"][0]["status"] == "done"
+    stored = client.get(f"/api/rag/documents/{run_id}-a").json()
+    assert stored["chunks"][0]["spaces"] == ["remote"]
+
+
+def test_a_document_with_many_chunks_to_embed_is_a_job(client, faults, run_id):
+    r = client.post("/api/rag/documents", json={"doc_id": f"{run_id}-big", "text": _paragraphs(30)})
+    assert r.status_code == 202, r.text
+    job = wait_for(client, r.headers["location"])
+    chunks = job["progress"]["chunks"]
+    assert chunks["stored"] == chunks["total"] > 6 and chunks["embedded"] == chunks["total"]
+    small = client.post("/api/rag/documents", json={"doc_id": f"{run_id}-s", "text": "One."})
+    assert small.status_code == 200  # under RAG_SYNC_EMBED_MAX_CHUNKS: stored before the answer
+
+
+def _files(*files: tuple[str, bytes]) -> list[tuple[str, tuple[str, bytes]]]:
+    return [("files", (name, data)) for name, data in files]
+
+
+def test_small_uploads_are_stored_before_the_answer(client, faults, run_id):
+    pdf = pdf_with_pages([["Espresso is pulled under pressure."], ["Crema forms on top."]],
+                         title="Espresso notes")  # fmt: skip
+    files = _files(("guide.md", b"# Guide\n\nSome *markdown* text.\n"),
+                   ("page.html", b"<title>Page</title><p>Hello <b>web</b></p>"),
+                   ("notes.pdf", pdf), ("broken.pdf", b"%PDF-1.4 not really a pdf"),
+                   ("script.py", b"def f():\n    return 1\n"))  # fmt: skip
+    r = client.post(
+        "/api/rag/documents/upload",
+        files=files,
+        data={"options": f'{{"doc_id_prefix": "{run_id}/", "tags": ["up"]}}'},
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["ok"] is False and body["failed"] == 1
+    results = {d["file"]: d for d in body["documents"]}
+    assert "cannot be read" in results["broken.pdf"]["error"]
+    assert results["broken.pdf"]["status"] == 400
+    assert results["notes.pdf"]["doc_id"] == f"{run_id}/notes.pdf"
+    doc = client.get(f"/api/rag/documents/{run_id}/notes.pdf").json()
+    assert doc["title"] == "Espresso notes" and doc["content_type"] == "application/pdf"
+    assert doc["tags"] == ["up"] and doc["src"] == "notes.pdf"
+    assert [c["position"]["heading_path"] for c in doc["chunks"]] == [["page 1"], ["page 2"]]
+    page = client.get(f"/api/rag/documents/{run_id}/page.html").json()
+    assert page["title"] == "Page" and page["chunks"][0]["chunk"] == "Hello web"
+    code = client.get(f"/api/rag/documents/{run_id}/script.py").json()
+    assert code["content_type"] == "text/x-code"
+
+
+def test_a_large_upload_is_a_job_whose_failed_files_say_why(client, faults, run_id):
+    big = _paragraphs(40).encode() + b"\n" + b"x " * 60_000  # past RAG_SYNC_MAX_BYTES
+    files = _files(("big.txt", big), ("bad.pdf", b"%PDF-1.4 garbage"), ("ok.md", b"# Ok\n\nFine."))
+    r = client.post("/api/rag/documents/upload", files=files,
+                    data={"options": f'{{"doc_id_prefix": "{run_id}-"}}'})  # fmt: skip
+    assert r.status_code == 202, r.text
+    job = wait_for(client, r.headers["location"])
+    assert job["status"] == "done"
+    items = {item["name"]: item for item in job["items"]}
+    assert items["big.txt"]["status"] == "done" and items["ok.md"]["status"] == "done"
+    assert items["bad.pdf"]["status"] == "failed" and "cannot be read" in items["bad.pdf"]["error"]
+    assert job["progress"]["items"] == {"total": 3, "done": 2, "failed": 1}
+    listed = client.get("/api/rag/jobs", params={"status": "done"}).json()["jobs"]
+    assert job["id"] in [j["id"] for j in listed]
+
+
+@pytest.mark.parametrize(
+    ("files", "status", "words"),
+    [(_files(("photo.png", b"\x89PNG")), 415, "application/pdf"),
+     (_files(("big.txt", b"a" * 300_001)), 413, "RAG_MAX_FILE_BYTES"),
+     (_files(*[(f"f{n}.txt", b"a" * 290_000) for n in range(7)]), 413, "RAG_MAX_UPLOAD_BYTES"),
+     ([("options", (None, b"{}"))], 400, "files")],
+    ids=["unsupported type", "file too large", "upload too large", "no file"],
+)  # fmt: skip
+def test_an_upload_past_the_rules_is_refused(client, run_id, files, status, words):
+    r = client.post("/api/rag/documents/upload", files=files)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+
+
+def test_an_upload_must_be_multipart(client):
+    r = client.post("/api/rag/documents/upload", json={"files": []})
+    assert r.status_code == 415 and "multipart/form-data" in r.json()["error"]
+
+
+def test_a_cancelled_job_stops_and_keeps_what_it_stored(client, faults, run_id):
+    faults.post("/faults", json=["hold"])
+    r = client.post(
+        "/api/rag/documents",
+        params={"async": "true"},
+        json={"doc_id": f"{run_id}-c", "text": f"{run_id} " + _paragraphs(4)},
+    )
+    location = r.headers["location"]
+    deadline = time.monotonic() + 30
+    while faults.get("/stats").json()["held"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cancelled = client.post(location + "/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["job"]["cancel_requested"]
+    faults.post("/release")
+    job = wait_for(client, location)
+    assert job["status"] == "cancelled" and job["items"][0]["status"] == "cancelled"
+    assert client.get(f"/api/rag/documents/{run_id}-c").status_code == 404
+
+
+def test_jobs_are_read_with_a_read_key_and_cancelled_with_a_write_key(service, client, run_id):
+    r = client.post("/api/rag/documents", params={"async": "true"},
+                    json={"doc_id": f"{run_id}-k", "text": "keyed"})  # fmt: skip
+    location = r.headers["location"]
+    read = {"Authorization": "Bearer test-read-key"}
+    assert httpx.get(service.base_url + location, headers=read).status_code == 200
+    assert httpx.post(service.base_url + location + "/cancel", headers=read).status_code == 403
+    assert httpx.get(service.base_url + location).status_code == 401
+    assert client.get("/api/rag/jobs/999999999").status_code == 404
