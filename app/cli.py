@@ -8,7 +8,6 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from app.cluster.cli import add_parser as add_cluster_parser
 from app.observe.logs import configure_logging
@@ -99,19 +98,14 @@ def migrate(args: argparse.Namespace) -> int:
 
 def ingest(args: argparse.Namespace) -> int:
     from app.errors import RagError
-    from app.ingest.bulk import ingest_file
+    from app.ingest.cli import ingest_paths
 
     settings = _settings(args)
     configure_logging(
         "warning" if settings.log_level == "info" else settings.log_level, settings.log_format
     )
     try:
-        return asyncio.run(
-            ingest_file(
-                Path(args.file), settings, batch_chunks=args.batch_chunks,
-                rebuild=args.rebuild_index, resume=args.resume,
-            )
-        )  # fmt: skip
+        return asyncio.run(ingest_paths(args, settings))
     except RagError as error:
         print(f"ingest: {error.message}", file=sys.stderr)
         return 2
@@ -145,8 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=migrate)
 
-    p = commands.add_parser("ingest", help="bulk-load a JSONL file, one document per line")
-    p.add_argument("file", help="path to the .jsonl file ('-' for standard input)")
+    p = commands.add_parser(
+        "ingest",
+        help="load files, folders and glob patterns (text, Markdown, HTML, reST, PDF, source "
+        "code: a document each) and JSONL files (a document per line)",
+    )
+    p.add_argument(
+        "paths", nargs="+", metavar="PATH",
+        help="files, folders (every file of a kind it reads), glob patterns ('docs/**/*.md'), "
+        "or .jsonl files ('-' for JSONL on standard input)",
+    )  # fmt: skip
+    p.add_argument("--collection", default="default", help="for files (default: default)")
+    p.add_argument("--doc-id-prefix", default="", help="put before each file's path (its doc_id)")
     p.add_argument(
         "--batch-chunks", type=int, default=5000, help="chunks per transaction (default 5000)"
     )
@@ -160,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue an interrupted load of the same file after the last batch it stored",
+        help="JSONL: continue an interrupted load of the same file after the last batch it "
+        "stored; files: skip those stored before from the same bytes",
     )
     p.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=ingest)

@@ -36,7 +36,9 @@ from app.db.locks import BULK
 from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
+from app.embed.base import JOB
 from app.errors import BadRequest
+from app.ingest.embed import fill_vectors
 from app.ingest.fileparse import FileJob, ParsedBatch, parse_file
 from app.ingest.indexes import (
     IndexPlan,
@@ -47,8 +49,10 @@ from app.ingest.indexes import (
     plan_indexes,
 )
 from app.ingest.prepare import IngestRules
+from app.ingest.rules import rules_for
 from app.ingest.store import IngestResult, collection_id, load_spaces, store_documents
 from app.settings import Settings
+from app.spaces import SpaceInfo
 
 # A single document in a file may be longer than an API request allows.
 MAX_CHUNKS_PER_FILE_DOCUMENT = 1_000_000
@@ -97,14 +101,20 @@ class BatchWriter:
     """Stores batches of prepared documents, a transaction each (with the file's
     progress), and keeps the totals."""
 
-    def __init__(self, conn: AsyncConnection, path: Path, spaces: dict[str, Any]) -> None:
+    def __init__(
+        self, conn: AsyncConnection, path: Path, spaces: dict[str, Any], settings: Settings
+    ) -> None:
         self.conn = conn
         self.key = str(path)
         self.spaces = spaces
+        self.settings = settings
         self.total = IngestResult()
+        self.embedded = 0
 
     async def store(self, batch: ParsedBatch) -> None:
         progress = {"file": self.key, "bytes": batch.offset, "lines": batch.line}
+        counts = await fill_vectors(self.conn, batch.docs, self.spaces, self.settings, JOB)
+        self.embedded += counts.embedded
         async with self.conn.transaction():
             result = await store_documents(self.conn, batch.docs, self.spaces)
             await self.conn.execute(
@@ -114,9 +124,9 @@ class BatchWriter:
         self.total.add(result)
 
 
-def _file_rules(settings: Settings) -> IngestRules:
+def _file_rules(settings: Settings, spaces: dict[str, SpaceInfo]) -> IngestRules:
     """A file's documents may hold any number of chunks; they are stored in batches."""
-    return replace(IngestRules.from_settings(settings), max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT)
+    return replace(rules_for(settings, spaces), max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT)
 
 
 def _next_batch(queue: Any, process: Any) -> ParsedBatch | None:
@@ -135,10 +145,10 @@ async def _load(
     """Parse in a second process while this one writes: on two cores, validation
     (JSON floats) and COPY overlap instead of taking turns."""
     spaces = await load_spaces(conn)
-    writer = BatchWriter(conn, path, spaces)
+    writer = BatchWriter(conn, path, spaces, settings)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue(maxsize=3)
-    job = FileJob(str(path), start.offset, start.line, spaces, _file_rules(settings),
+    job = FileJob(str(path), start.offset, start.line, spaces, _file_rules(settings, spaces),
                   batch_chunks, os.getpid())  # fmt: skip
     parser = context.Process(target=parse_file, args=(job, queue), daemon=True)
     parser.start()
@@ -160,7 +170,7 @@ async def _load(
 
 
 @asynccontextmanager
-async def _bulk_session(url: str, settings: Settings) -> AsyncIterator[AsyncConnection]:
+async def bulk_session(url: str, settings: Settings) -> AsyncIterator[AsyncConnection]:
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
         await configure_connection(conn)
         await conn.execute(
@@ -192,7 +202,7 @@ async def _load_file(
     url: str, path: Path, settings: Settings, batch_chunks: int, rebuild: RebuildMode,
     resume: bool,
 ) -> LoadReport:  # fmt: skip
-    async with _bulk_session(url, settings) as conn:
+    async with bulk_session(url, settings) as conn:
         shape = file_shape(path, settings.default_space)
         collection = await collection_id(conn, shape.collection if shape else "default")
         async with _holding_collection(conn, collection):

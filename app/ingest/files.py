@@ -3,6 +3,7 @@ name (after an optional prefix), its title the one the file gives itself, else i
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import PurePath
 from typing import Any
 
@@ -46,4 +47,5 @@ def file_document(
         "created_at": defaults.created_at,
     }  # fmt: skip
     doc = parse_model(DocumentIn, fields, DOCUMENT_RULES)
-    return prepare_document(doc, spaces, rules, source=parsed, source_type=content_type)
+    digest = hashlib.sha256(data).hexdigest()
+    return prepare_document(doc, spaces, rules, parsed, content_type, digest)

@@ -181,9 +181,13 @@ def _check_metadata_total(doc: DocumentIn) -> None:
         )
 
 
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def prepare_document(
     doc: DocumentIn, spaces: dict[str, SpaceInfo], rules: IngestRules,
-    source: Parsed | None = None, source_type: str | None = None,
+    source: Parsed | None = None, source_type: str | None = None, source_hash: str | None = None,
 ) -> PreparedDocument:  # fmt: skip
     """Check every rule that does not need the stored data; build the rows to COPY (a
     document's text, or the ``source`` a file was read into, is split first)."""
@@ -223,5 +227,6 @@ def prepare_document(
         "src": doc.src, "title": doc.title, "category": doc.category,
         "metadata": doc.metadata, "tags": doc.tags,
         "content_type": content_type,
+        "content_hash": source_hash or (_text_hash(doc.text) if doc.text is not None else None),
     }  # fmt: skip
     return PreparedDocument(collection=doc.collection, doc_id=doc.doc_id, row=row, chunks=prepared)

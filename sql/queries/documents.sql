@@ -7,17 +7,17 @@ LIMIT 1;
 
 -- name: upsert_documents
 INSERT INTO rag.documents AS d (collection_id, doc_id, src, title, category, metadata, tags,
-                                content_type)
+                                content_type, content_hash)
 SELECT %(collection)s, r.doc_id, coalesce(r.src, ''), coalesce(r.title, ''), r.category,
        coalesce(r.metadata, '{}'), ARRAY(SELECT jsonb_array_elements_text(r.tags)),
-       r.content_type
+       r.content_type, decode(r.content_hash, 'hex')
 FROM jsonb_to_recordset(%(documents)s::jsonb)
      AS r(doc_id text, src text, title text, category text, metadata jsonb, tags jsonb,
-          content_type text)
+          content_type text, content_hash text)
 ON CONFLICT (doc_id, collection_id) DO UPDATE
 SET src = excluded.src, title = excluded.title, category = excluded.category,
     metadata = excluded.metadata, tags = excluded.tags, content_type = excluded.content_type,
-    updated_at = now()
+    content_hash = excluded.content_hash, updated_at = now()
 RETURNING d.id, d.doc_id;
 
 -- name: delete_document_chunks
@@ -73,3 +73,10 @@ WHERE embedder = %(embedder)s AND text_hash = ANY(%(hashes)s::bytea[]);
 INSERT INTO rag.embedding_cache (embedder, text_hash, embedding)
 VALUES (%(embedder)s, %(hash)s, %(embedding)s)
 ON CONFLICT (embedder, text_hash) DO NOTHING;
+
+-- name: stored_sources
+-- Which of these documents are stored from exactly this content (doc_id, hash in hex).
+SELECT d.doc_id FROM rag.documents d
+JOIN unnest(%(doc_ids)s::text[], %(hashes)s::text[]) AS f(doc_id, hash)
+  ON f.doc_id = d.doc_id AND d.content_hash = decode(f.hash, 'hex')
+WHERE d.collection_id = %(collection)s;

@@ -5,7 +5,9 @@
 --    embedder_next: the embedder a running re-embed fills a shadow table with, until
 --    the space switches to it at once;
 --  * rag.chunks: the hash of the chunk's text and its position in its document (the
---    heading path and character offsets), for citing; rag.documents: its content type;
+--    heading path and character offsets), for citing; rag.documents: the content type
+--    and hash of the text or file a document was split from (ingest --resume skips a
+--    file stored unchanged);
 --  * rag.embedding_cache: vectors by embedder identity and the hash of the exact text
 --    embedded, so unchanged text is never embedded twice (and a job that is killed
 --    resumes without embedding again what it had embedded);
@@ -20,7 +22,7 @@ ALTER TABLE rag.chunks
     ADD COLUMN heading_path text[],
     ADD COLUMN char_start integer,
     ADD COLUMN char_end integer;
-ALTER TABLE rag.documents ADD COLUMN content_type text;
+ALTER TABLE rag.documents ADD COLUMN content_type text, ADD COLUMN content_hash bytea;
 
 CREATE TABLE rag.embedding_cache (
     embedder   text NOT NULL,      -- the embedder's identity (model, dimensions, ...)

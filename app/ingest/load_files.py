@@ -1,0 +1,113 @@
+"""``ragsearch ingest`` on files: each file read by its type into a document (its doc_id
+the path as given, after ``--doc-id-prefix``), split, embedded by the spaces' embedders in
+this process, and stored in transactions of about ``batch_chunks`` chunks, with a
+progress bar (files, chunks, chunks/s, ETA). A file that cannot be read is reported and
+the others go on. ``--resume`` skips the files stored before from the same bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from psycopg import AsyncConnection
+from tqdm import tqdm
+
+from app.db.sqlfiles import queries
+from app.embed.base import JOB
+from app.errors import RagError
+from app.ingest.embed import fill_vectors
+from app.ingest.files import FileDefaults, file_document
+from app.ingest.prepare import PreparedDocument
+from app.ingest.rules import rules_for
+from app.ingest.store import IngestResult, collection_id, load_spaces, store_documents
+from app.settings import Settings
+from app.spaces import SpaceInfo
+
+
+@dataclass
+class FilesReport:
+    stored: IngestResult = field(default_factory=IngestResult)
+    embedded: int = 0
+    unchanged: int = 0  # skipped with --resume
+    failed: list[str] = field(default_factory=list)
+
+
+def _read(path: Path, settings: Settings) -> bytes:
+    size = path.stat().st_size
+    if size > settings.max_file_bytes:
+        raise RagError(f"{path}: larger than {settings.max_file_bytes} bytes (RAG_MAX_FILE_BYTES)")
+    return path.read_bytes()
+
+
+async def _unchanged(
+    conn: AsyncConnection, collection: int, names: list[str], hashes: list[str]
+) -> set[str]:
+    cursor = await conn.execute(
+        queries("documents").stored_sources,
+        {"doc_ids": names, "hashes": hashes, "collection": collection},
+    )
+    return {row[0] for row in await cursor.fetchall()}
+
+
+class FileLoader:
+    def __init__(self, conn: AsyncConnection, settings: Settings, defaults: FileDefaults,
+                 batch_chunks: int, resume: bool) -> None:  # fmt: skip
+        self.conn, self.settings, self.defaults = conn, settings, defaults
+        self.batch_chunks, self.resume = batch_chunks, resume
+        self.report = FilesReport()
+        self.batch: list[PreparedDocument] = []
+
+    async def load(self, files: list[tuple[Path, str]]) -> FilesReport:
+        collection = await collection_id(self.conn, self.defaults.collection)
+        spaces = await load_spaces(self.conn)
+        rules = rules_for(self.settings, spaces)
+        started = time.perf_counter()
+        with tqdm(total=len(files), unit="file", desc="ingest", file=sys.stderr) as bar:
+            for path, kind in files:
+                name = str(path)
+                try:
+                    data = await asyncio.to_thread(_read, path, self.settings)
+                    digest = hashlib.sha256(data).hexdigest()
+                    doc_id = self.defaults.doc_id_prefix + name
+                    if self.resume and await _unchanged(self.conn, collection, [doc_id], [digest]):
+                        self.report.unchanged += 1
+                    else:
+                        self.batch.append(await asyncio.to_thread(
+                            file_document, data, name, kind, self.defaults, spaces, rules,
+                            self.settings))  # fmt: skip
+                        if sum(len(d.chunks) for d in self.batch) >= self.batch_chunks:
+                            await self._store(spaces)
+                except RagError as error:
+                    self.report.failed.append(f"{name}: {error.message}")
+                except OSError as error:
+                    self.report.failed.append(f"{name}: {error.strerror or error}")
+                bar.update(1)
+                rate = self.report.stored.chunks / max(time.perf_counter() - started, 1e-9)
+                bar.set_postfix(chunks=self.report.stored.chunks, chunks_s=f"{rate:,.0f}",
+                                refresh=False)  # fmt: skip
+            await self._store(spaces)
+        return self.report
+
+    async def _store(self, spaces: dict[str, SpaceInfo]) -> None:
+        """The batch, embedded and stored in one transaction; if it is refused (a chunk_id
+        another document holds), each document on its own."""
+        if not self.batch:
+            return
+        docs, self.batch = self.batch, []
+        counts = await fill_vectors(self.conn, docs, spaces, self.settings, JOB)
+        self.report.embedded += counts.embedded
+        try:
+            self.report.stored.add(await store_documents(self.conn, docs, spaces))
+            return
+        except RagError:
+            pass
+        for doc in docs:
+            try:
+                self.report.stored.add(await store_documents(self.conn, [doc], spaces))
+            except RagError as error:
+                self.report.failed.append(f"{doc.doc_id}: {error.message}")

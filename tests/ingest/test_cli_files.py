@@ -1,0 +1,105 @@
+"""``ragsearch ingest PATH...`` on files, folders and globs (a document per file, read by
+its kind), and on JSONL whose chunks carry no vectors (embedded by the default space's
+embedder in the loading process)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from documents import pdf_with_pages
+
+
+def _run(args: list[str], url: str, embedder: str = "none") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "ingest", *args],
+        env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin", "RAG_EMBEDDER": embedder},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def tree(tmp_path: Path, run_id: str) -> Path:
+    root = tmp_path / run_id
+    (root / "guides" / "deep").mkdir(parents=True)
+    (root / ".hidden").mkdir()
+    (root / "guides" / "espresso.md").write_text("# Espresso\n\nPulled at nine bars.\n")
+    (root / "guides" / "deep" / "page.html").write_text("<title>Tea</title><p>Green tea.</p>")
+    (root / "guides" / "manual.pdf").write_bytes(pdf_with_pages([["Grinder manual."]]))
+    (root / "guides" / "photo.png").write_bytes(b"\x89PNG")
+    (root / ".hidden" / "secret.md").write_text("# Hidden\n")
+    (root / "notes.txt").write_text("Plain notes.\n\nSecond paragraph.")
+    return root
+
+
+def _docs(url: str, prefix: str) -> dict[str, tuple[str, int, str | None]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT d.doc_id, d.title, count(c.id), d.content_type FROM rag.documents d "
+            "JOIN rag.chunks c ON c.document_id = d.id WHERE d.doc_id LIKE %s "
+            "GROUP BY d.doc_id, d.title, d.content_type",
+            (prefix + "%",),
+        ).fetchall()
+    return {doc_id: (title, n, kind) for doc_id, title, n, kind in rows}
+
+
+def test_a_folder_is_loaded_a_document_per_file_it_can_read(db_url, tree):
+    done = _run([str(tree)], db_url)
+    assert done.returncode == 0, done.stderr
+    assert "stored 4 of 4 files as documents" in done.stdout
+    assert "1 files of other kinds left out" in done.stdout
+    assert "file/s" in done.stderr  # the progress bar
+    docs = _docs(db_url, str(tree))
+    assert docs[f"{tree}/guides/espresso.md"][0] == "Espresso"
+    assert docs[f"{tree}/guides/deep/page.html"][::2] == ("Tea", "text/html")
+    assert docs[f"{tree}/guides/manual.pdf"][2] == "application/pdf"
+    assert docs[f"{tree}/notes.txt"][0] == "notes.txt"
+    assert not any("secret" in doc_id for doc_id in docs)
+
+
+def test_globs_resume_and_failures(db_url, tree):
+    (tree / "guides" / "broken.pdf").write_bytes(b"%PDF-1.4 nothing")
+    pattern = f"{tree}/**/*.md"
+    first = _run([pattern, f"{tree}/guides/broken.pdf", "--doc-id-prefix", "g:"], db_url)
+    assert first.returncode == 1
+    assert "stored 1 of 2 files" in first.stdout and "1 failed" in first.stdout
+    assert "broken.pdf: the PDF cannot be read" in first.stderr
+    assert list(_docs(db_url, f"g:{tree}")) == [f"g:{tree}/guides/espresso.md"]
+    again = _run([pattern, "--doc-id-prefix", "g:", "--resume"], db_url)
+    assert again.returncode == 0 and "1 unchanged (skipped)" in again.stdout
+    (tree / "guides" / "espresso.md").write_text("# Espresso\n\nChanged.\n")
+    changed = _run([pattern, "--doc-id-prefix", "g:", "--resume"], db_url)
+    assert "stored 1 of 1 files" in changed.stdout
+
+
+def test_a_named_file_of_another_kind_is_refused(db_url, tree):
+    done = _run([f"{tree}/guides/photo.png"], db_url)
+    assert done.returncode == 2 and "application/pdf" in done.stderr
+
+
+def test_jsonl_chunks_without_vectors_are_embedded(db_url, tmp_path, run_id):
+    path = tmp_path / "text.jsonl"
+    docs = [
+        {
+            "doc_id": f"{run_id}-{n}",
+            "title": f"Doc {n}",
+            "chunks": [{"chunk": f"{run_id} text number {n}"}],
+        }
+        for n in range(3)
+    ]
+    docs.append({"doc_id": f"{run_id}-whole", "text": "# Whole\n\nA document split here.",
+                 "content_type": "text/markdown"})  # fmt: skip
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    done = _run([str(path)], db_url, embedder="local")
+    assert done.returncode == 0, done.stderr
+    with psycopg.connect(db_url) as conn:
+        stored, vectors = conn.execute(
+            "SELECT count(*), count(v.chunk_pk) FROM rag.chunks c LEFT JOIN rag.vectors_1 v "
+            "ON v.chunk_pk = c.id WHERE c.doc_id LIKE %s", (run_id + "-%",),
+        ).fetchone()  # fmt: skip
+    assert stored == vectors == 4
