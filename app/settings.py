@@ -156,6 +156,7 @@ class Settings(BaseSettings):
     read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     collection_keys: dict[str, KeyGrant] = Field(default_factory=dict)
     metrics_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    mcp_key: SecretStr | None = None  # the key the MCP server's write tools act with
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- serving -------------------------------------------------------------------
@@ -192,7 +193,7 @@ class Settings(BaseSettings):
             origins.append(origin)
         return origins
 
-    @field_validator("database_url", "reranker_url", "reranker_model", mode="before")
+    @field_validator("database_url", "reranker_url", "reranker_model", "mcp_key", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

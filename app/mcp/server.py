@@ -10,6 +10,7 @@ query vector, an unknown space) come back as tool errors carrying the REST body.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -21,13 +22,16 @@ from psycopg import AsyncConnection
 from pydantic import Field
 
 from app import __version__
+from app.auth import Scope, check_access
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
 from app.embedders import embedding_spaces
 from app.errors import BadRequest, InternalError, RagError
+from app.ingest.prepare import parse_document
 from app.ingest.store import load_spaces
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import blend, rerank, stage_weights
+from app.resources.documents import delete_document, prepared_document, store_prepared
 from app.resources.profiles import get_profile, list_profiles
 from app.search.request import parse_search_request
 from app.search.service import search
@@ -40,7 +44,8 @@ INSTRUCTIONS = (
     "Weighted retrieval over the chunks stored in ragsearch. search_documents takes text "
     "(keywords and, when the server has an embedder, meaning); db.rag_search takes a "
     "query vector; search_single_space searches one embedding space; get_weight_profiles "
-    "lists the named weight presets."
+    "lists the named weight presets. remember stores a text as a document (split and "
+    "embedded by the service) and answers its id; forget deletes a document by id."
 )
 
 
@@ -204,6 +209,45 @@ async def single_space(
     return response
 
 
+def _write_access(settings: Settings, collection: str) -> None:
+    """What a REST write needs: with keys configured, RAG_MCP_KEY must be one that may
+    write this collection (403 or 401 otherwise)."""
+    key = settings.mcp_key.get_secret_value() if settings.mcp_key else None
+    access = check_access(settings, f"Bearer {key}" if key else None, Scope.WRITE)
+    access.collection(collection)
+
+
+async def remember(
+    backend: Backend, text: Any, title: Any, tags: Any, metadata: Any, collection: Any,
+    doc_id: Any,
+) -> dict[str, Any]:  # fmt: skip
+    settings = backend.settings
+    body: dict[str, Any] = {
+        "doc_id": doc_id if doc_id not in (None, "") else f"memory-{uuid.uuid4().hex}",
+        "collection": collection if collection not in (None, "") else "default",
+        "text": text, "title": title or "", "tags": tags or [], "metadata": metadata or {},
+    }  # fmt: skip
+    document = parse_document(body)
+    _write_access(settings, document.collection)
+    async with backend.connection() as conn:
+        prepared, spaces = await prepared_document(conn, document, settings)
+        stored = await store_prepared(conn, prepared, spaces, settings)
+    return {"ok": True, "doc_id": document.doc_id, "collection": document.collection,
+            "chunks": stored["chunks"], "vectors": stored["vectors"]}  # fmt: skip
+
+
+async def forget(backend: Backend, doc_id: Any, collection: Any) -> dict[str, Any]:
+    if not isinstance(doc_id, str) or not doc_id:
+        raise BadRequest("doc_id (string) required: the id remember answered", field="doc_id")
+    name = collection if collection not in (None, "") else "default"
+    if not isinstance(name, str):
+        raise BadRequest("collection must be a collection name", field="collection")
+    _write_access(backend.settings, name)
+    async with backend.connection() as conn:
+        deleted = await delete_document(conn, name, doc_id)
+    return {**deleted, "collection": name}
+
+
 async def weight_profiles(backend: Backend, name: Any) -> dict[str, Any]:
     async with backend.connection() as conn:
         if name:
@@ -312,6 +356,46 @@ def build_server(settings: Settings) -> MCPServer:
         name: Annotated[str | None, Field(description="One profile's name (optional).")] = None,
     ) -> dict[str, Any]:
         return await guarded(weight_profiles(backend, name))
+
+    @server.tool(
+        name="remember",
+        description="Store a text so that later searches find it: the service splits it, "
+        "embeds it in every space that has an embedder and indexes its keywords. Returns "
+        "{ok, doc_id, collection, chunks}; keep doc_id to forget it. Sending the same doc_id "
+        "again replaces the text.",
+    )
+    async def remember_tool(
+        text: Annotated[str, Field(description="What to remember (plain text or Markdown).")],
+        title: Annotated[str | None, Field(description="A title for it (optional).")] = None,
+        tags: Annotated[
+            list[str] | None, Field(description="Tags to filter searches by (optional).")
+        ] = None,
+        metadata: Annotated[
+            dict[str, Any] | None,
+            Field(description="Metadata (a JSON object) to filter searches by (optional)."),
+        ] = None,
+        collection: Annotated[
+            str | None, Field(description="The collection to store it in (default: default).")
+        ] = None,
+        doc_id: Annotated[
+            str | None,
+            Field(description="Its id (default: a new one); an existing id is replaced."),
+        ] = None,
+    ) -> dict[str, Any]:
+        return await guarded(remember(backend, text, title, tags, metadata, collection, doc_id))
+
+    @server.tool(
+        name="forget",
+        description="Delete a document (what remember stored, or any other) by its doc_id, "
+        "with its chunks and vectors. Returns {ok, doc_id, deleted_chunks}.",
+    )
+    async def forget_tool(
+        doc_id: Annotated[str, Field(description="The doc_id remember answered.")],
+        collection: Annotated[
+            str | None, Field(description="Its collection (default: default).")
+        ] = None,
+    ) -> dict[str, Any]:
+        return await guarded(forget(backend, doc_id, collection))
 
     @server.tool(
         name="search_single_space",

@@ -66,7 +66,7 @@ def assert_same_ranking(got: list[dict[str, Any]], expected: list[dict[str, Any]
 def test_tools_are_listed_with_described_schemas(mcp):
     tools = {tool.name: tool for tool in mcp.tools()}
     assert set(tools) == {"db.rag_search", "search_documents", "get_weight_profiles",
-                          "search_single_space"}  # fmt: skip
+                          "search_single_space", "remember", "forget"}  # fmt: skip
     for tool in tools.values():
         assert len(tool.description) > 40
         for name, schema in tool.input_schema["properties"].items():

@@ -199,3 +199,21 @@ def test_keys(base_url):
         with pytest.raises(PermissionDeniedError) as denied:
             reader.put_document(doc_id="x", chunks=[{"chunk": "x"}])
     assert denied.value.status_code == 403
+
+
+def test_files_and_jobs(client, collection):
+    """Files in (stored before the answer, or queued as a job), a document queued as a
+    job and waited for, and the jobs read and cancelled."""
+    answer = client.upload([("notes.md", b"# Notes\n\nEspresso and tea.")], collection=collection,
+                           options={"tags": ["notes"]})  # fmt: skip
+    assert isinstance(answer, models.UploadResponse) and answer.failed == 0
+    assert answer.documents[0].doc_id == "notes.md"
+    job = client.upload([("later.txt", b"Stored by a job.")], collection=collection, run_async=True)
+    assert isinstance(job, models.Job)
+    done = client.wait_for_job(job.id)
+    assert done.status == "done" and done.items and done.items[0].doc_id == "later.txt"
+    queued = client.submit_document(doc_id="queued", collection=collection, text="Queued text.")
+    assert client.wait_for_job(queued.id).progress.items.done == 1
+    assert client.get_document("queued", collection=collection).chunks[0].chunk == "Queued text."
+    assert queued.id in [j.id for j in client.list_jobs(collection=collection)]
+    assert client.cancel_job(queued.id).status == "done"  # finished already: nothing to stop

@@ -140,11 +140,9 @@ def test_retriever_with_weights_filter_and_metadata(base_url, collection, client
     assert len(per_source.invoke("kubernetes")) == 2  # two sources, one row each
 
 
-def test_without_an_embedding_texts_and_queries_go_to_the_service(base_url, collection,
-                                                                  monkeypatch, client):  # fmt: skip
-    """The path for a service that embeds documents: texts are sent alone and queries
-    as text (found here by keywords, as this service has no embedder)."""
-    monkeypatch.setattr("ragsearch_client.langchain.store.SERVER_EMBEDS_DOCUMENTS", True)
+def test_without_an_embedding_texts_and_queries_go_to_the_service(base_url, collection, client):
+    """The service embeds documents: texts are sent alone and queries as text (found
+    here by keywords, as this service has no embedder)."""
     store = RagsearchVectorStore(base_url, WRITE_KEY, collection=collection)
     store.add_texts(["postgres ranks chunks", "graphs of vectors"], ids=["p", "g"])
     assert client.get_document("p", collection=collection).chunks[0].spaces == []

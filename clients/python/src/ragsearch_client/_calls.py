@@ -4,6 +4,7 @@ the server's OpenAPI paths)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -23,6 +24,10 @@ ROUTES = frozenset(
         ("POST", f"{API}/explain"),
         ("POST", f"{API}/facets"),
         ("POST", f"{API}/documents"),
+        ("POST", f"{API}/documents/upload"),
+        ("GET", f"{API}/jobs"),
+        ("GET", f"{API}/jobs/{{job_id}}"),
+        ("POST", f"{API}/jobs/{{job_id}}/cancel"),
         ("GET", f"{API}/documents/{{doc_id}}"),
         ("DELETE", f"{API}/documents/{{doc_id}}"),
         ("POST", f"{API}/collections"),
@@ -85,8 +90,50 @@ def search_purpose(request: models.PurposeSearchRequest) -> Call[models.PurposeS
     return Call("POST", f"{API}/search/purpose", models.PurposeSearchResponse, json=request.body())
 
 
-def put_document(document: models.DocumentIn) -> Call[models.IngestResponse]:
-    return Call("POST", f"{API}/documents", models.IngestResponse, json=document.body())
+def put_document(
+    document: models.DocumentIn, run_async: bool = False
+) -> Call[models.IngestResponse | models.JobResponse]:
+    params = {"async": "true"} if run_async else None
+    return Call(
+        "POST",
+        f"{API}/documents",
+        models.IngestResponse,
+        json=document.body(),
+        params=params,
+        accepted=models.JobResponse,
+    )  # type: ignore[arg-type]
+
+
+def upload(
+    files: list[tuple[str, bytes]], collection: str, options: Mapping[str, Any] | None,
+    run_async: bool,
+) -> Call[models.UploadResponse | models.JobResponse]:  # fmt: skip
+    params = {"collection": collection, **({"async": "true"} if run_async else {})}
+    parts = [("files", (name, data)) for name, data in files]
+    data = {"options": json.dumps(dict(options))} if options else None
+    return Call(
+        "POST",
+        f"{API}/documents/upload",
+        models.UploadResponse,
+        params=params,
+        files=parts,
+        data=data,
+        accepted=models.JobResponse,
+    )  # type: ignore[arg-type]
+
+
+def get_job(job_id: int) -> Call[models.JobResponse]:
+    return Call("GET", f"{API}/jobs/{int(job_id)}", models.JobResponse)
+
+
+def list_jobs(collection: str | None, status: str | None, limit: int) -> Call[models.JobsResponse]:
+    params: dict[str, Any] = {"limit": limit}
+    params.update({k: v for k, v in (("collection", collection), ("status", status)) if v})
+    return Call("GET", f"{API}/jobs", models.JobsResponse, params=params)
+
+
+def cancel_job(job_id: int) -> Call[models.JobResponse]:
+    return Call("POST", f"{API}/jobs/{int(job_id)}/cancel", models.JobResponse)
 
 
 def get_document(

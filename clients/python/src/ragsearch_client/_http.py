@@ -69,6 +69,9 @@ class Call(Generic[T]):
     params: dict[str, Any] | None = None
     json: dict[str, Any] | None = None
     answers_with_body: frozenset[int] = frozenset()  # error statuses that still carry T
+    files: list[tuple[str, tuple[str, bytes]]] | None = None  # a multipart body
+    data: dict[str, str] | None = None  # its other fields
+    accepted: type[BaseModel] | None = None  # what a 202 (queued as a job) is read into
 
 
 def path_segment(value: str) -> str:
@@ -100,6 +103,8 @@ def decode(call: Call[T], response: httpx.Response) -> T:
     status = response.status_code
     if status >= 400 and status not in call.answers_with_body:
         raise error_class(status)(status, body_of(response), call.method, str(response.url))
+    if status == 202 and call.accepted is not None:
+        return cast(T, call.accepted.model_validate_json(response.content))
     if call.model is None:
         return response.text  # type: ignore[return-value]
     model: Any = call.model

@@ -20,6 +20,7 @@ from ragsearch_client._bulk import (
 )
 from ragsearch_client._http import RETRIED_CONNECT_ERRORS, Call, Retries, decode, headers
 from ragsearch_client._http import should_retry as _should_retry
+from ragsearch_client._jobs import FINISHED, FileInput, read_files, stored_by
 from ragsearch_client.errors import APIError, TransportError
 
 T = TypeVar("T")
@@ -75,6 +76,8 @@ class Client:
                     self.base_url + call.path,
                     params=call.params,
                     json=call.json,
+                    files=call.files,
+                    data=call.data,
                     headers=self._headers,
                 )
             except RETRIED_CONNECT_ERRORS as error:
@@ -151,9 +154,63 @@ class Client:
         /,
         **fields: Unpack[models.DocumentInFields],
     ) -> models.IngestResponse:
-        """Store a document with its chunks, replacing the chunks it had."""
+        """Store a document (chunks with or without vectors, or its whole text), replacing
+        the chunks it had. When the service runs it as a job (its chunks need many vectors
+        made), waits for the job; JobFailedError if it did not store the document."""
         made = _calls.request_of(models.DocumentIn, document, fields)
-        return self._run(_calls.put_document(made))
+        answer = self._run(_calls.put_document(made))
+        if isinstance(answer, models.JobResponse):
+            return stored_by(self.wait_for_job(answer.job.id))
+        return answer
+
+    def submit_document(
+        self,
+        document: models.DocumentIn | models.DocumentInFields | None = None,
+        /,
+        **fields: Unpack[models.DocumentInFields],
+    ) -> models.Job:
+        """Queue a document as a job (``?async=true``) and return the job at once."""
+        made = _calls.request_of(models.DocumentIn, document, fields)
+        answer = self._run(_calls.put_document(made, run_async=True))
+        assert isinstance(answer, models.JobResponse)
+        return answer.job
+
+    def upload(
+        self,
+        files: Iterable[FileInput],
+        *,
+        collection: str = "default",
+        options: Mapping[str, Any] | None = None,
+        run_async: bool = False,
+    ) -> models.UploadResponse | models.Job:
+        """Store files (paths, or (name, bytes) pairs), a document each: the stored
+        documents, or the job a large upload (or ``run_async``) was queued as."""
+        answer = self._run(_calls.upload(read_files(files), collection, options, run_async))
+        return answer.job if isinstance(answer, models.JobResponse) else answer
+
+    def get_job(self, job_id: int) -> models.Job:
+        return self._run(_calls.get_job(job_id)).job
+
+    def list_jobs(
+        self, *, collection: str | None = None, status: str | None = None, limit: int = 100
+    ) -> list[models.Job]:
+        return self._run(_calls.list_jobs(collection, status, limit)).jobs
+
+    def cancel_job(self, job_id: int) -> models.Job:
+        return self._run(_calls.cancel_job(job_id)).job
+
+    def wait_for_job(
+        self, job_id: int, *, max_wait: float = 3600.0, interval: float = 0.5
+    ) -> models.Job:
+        """The job once it is done, failed or cancelled (TimeoutError past ``max_wait`` s)."""
+        deadline = time.monotonic() + max_wait
+        while True:
+            job = self.get_job(job_id)
+            if job.status in FINISHED:
+                return job
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"job {job_id} is still {job.status} after {max_wait} s")
+            time.sleep(interval)
 
     def get_document(
         self, doc_id: str, *, collection: str = "default", include_embeddings: bool = False

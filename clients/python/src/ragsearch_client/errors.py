@@ -82,5 +82,14 @@ BY_STATUS: dict[int, type[APIError]] = {
 }
 
 
+class JobFailedError(RagsearchError):
+    """A job the client waited for did not store what it was given: ``job`` says why."""
+
+    def __init__(self, job: Any, reason: str) -> None:
+        super().__init__(f"job {job.id} {job.status}: {reason}")
+        self.job = job
+        self.reason = reason
+
+
 def error_class(status_code: int) -> type[APIError]:
     return BY_STATUS.get(status_code, ServerError if status_code >= 500 else APIError)

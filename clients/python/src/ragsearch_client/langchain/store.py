@@ -20,8 +20,9 @@ from ragsearch_client.errors import NotFoundError
 from ragsearch_client.langchain._convert import documents_in, from_hit, from_stored, ids_for
 from ragsearch_client.models import SearchRequest
 
-# The service does not embed documents yet: a store needs an embedding until it does.
-SERVER_EMBEDS_DOCUMENTS = False
+# The service embeds documents (in every space that has an embedder): a store may leave
+# embedding to it.
+SERVER_EMBEDS_DOCUMENTS = True
 # Similarity search ranks by similarity alone, as LangChain's stores do (a text query
 # without a vector: by the service's relevance, its embedder's similarity and keywords);
 # any search option given to the store or to a call (weights, recency, ...) changes that.
@@ -36,9 +37,9 @@ class RagsearchVectorStore(VectorStore):
     which ``filter`` (MongoDB's query language: ``{"year": {"$gte": 2020}}``) reads.
 
     ``embedding`` embeds texts and queries on the client, into ``space`` (default: the
-    service's default space), and is required for now: the service does not embed
-    documents yet. (With ``embedding=None`` the store would send texts alone and let the
-    service embed them; that path is enabled once the service can.)
+    service's default space). With ``embedding=None`` the store sends texts alone and
+    queries as text: the service embeds them with its spaces' embedders (and ranks by
+    keywords where it has none).
 
     Searches rank by similarity alone unless ``search_options`` (any field of a search
     request: ``w_rec``, ``recency``, ``profile``, ``max_per_source``, ...) or a call's
