@@ -95,11 +95,6 @@ def test_get_by_ids_reads_a_document_of_several_chunks(store, client, collection
     assert document == Document(id="long", page_content="first\n\nsecond", metadata={"m": 1})
 
 
-def test_an_embedding_is_required_for_now(base_url):
-    with pytest.raises(ValueError, match="embedding is required"):
-        RagsearchVectorStore(base_url, WRITE_KEY)
-
-
 def test_delete_without_ids_is_refused(store):
     with pytest.raises(ValueError, match="ids"):
         store.delete()

@@ -101,7 +101,7 @@ def put_document(
         json=document.body(),
         params=params,
         accepted=models.JobResponse,
-    )  # type: ignore[arg-type]
+    )
 
 
 def upload(
@@ -119,7 +119,7 @@ def upload(
         files=parts,
         data=data,
         accepted=models.JobResponse,
-    )  # type: ignore[arg-type]
+    )
 
 
 def get_job(job_id: int) -> Call[models.JobResponse]:

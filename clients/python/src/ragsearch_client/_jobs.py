@@ -28,7 +28,7 @@ def read_files(files: Iterable[FileInput]) -> list[tuple[str, bytes]]:
 def stored_by(job: models.Job) -> models.IngestResponse:
     """The one document a finished job stored, as a direct store answers (vectors per
     space are not counted by a job: left empty)."""
-    item = (job.items or [None])[0]
+    item = job.items[0] if job.items else None
     if job.status != "done" or item is None or item.status != "done":
         reason = item.error if item is not None and item.error else job.error or job.status
         raise JobFailedError(job, reason)

@@ -62,10 +62,6 @@ class RagsearchVectorStore(VectorStore):
         retries: Retries | None = None,
         consistency: Consistency | None = None,
     ) -> None:
-        if embedding is None and not SERVER_EMBEDS_DOCUMENTS:
-            raise ValueError(
-                "embedding is required: this version of ragsearch does not embed documents"
-            )
         self.collection = collection
         self.embedding = embedding
         self.space = space
