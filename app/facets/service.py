@@ -5,8 +5,8 @@ The filters are the searches' own (``sql_filter``, compiled in SQL by api.filter
 Whether the search ranks keyword matches alone is read from its plan (app/search/plan.py),
 built from the same body: the weights, the profile and the query's class decide it, as
 they do for the search. The question is never embedded for this: where the search would
-embed it, a stand-in of the default space's size takes its place, which decides the
-weights as the real vector would and is never read.
+embed it, a stand-in of each such space's size takes its place, which decides the weights
+as the real vectors would and is never read.
 """
 
 from __future__ import annotations
@@ -18,24 +18,29 @@ import numpy as np
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
-from app.embedders import query_embedder_name
+from app.embedders import embedding_spaces
 from app.facets.request import FacetRequest
 from app.search.context import load_context
 from app.search.filters import sql_filter
-from app.search.plan import SearchContext, SearchPlan, build_plan, query_classification
-from app.search.plan import text_vector_weighs as question_vector_counts
+from app.search.plan import (
+    SearchContext,
+    SearchPlan,
+    build_plan,
+    query_classification,
+    weighing_spaces,
+)
 from app.settings import Settings
 
 
-def _question_stand_in(
+def _question_stand_ins(
     request: FacetRequest, settings: Settings, context: SearchContext
-) -> np.ndarray | None:
-    """A vector in place of the question's, where the search would embed the question."""
-    if request.has_vector() or not request.text() or query_embedder_name(settings) is None:
-        return None
-    if not question_vector_counts(request, settings, context):
-        return None
-    return np.ones(context.space(settings.default_space).dims, dtype=np.float32)
+) -> dict[str, np.ndarray]:
+    """Vectors in place of the question's, in the spaces the search would embed it in."""
+    if request.has_vector() or not request.text():
+        return {}
+    embedding = [space.name for space in embedding_spaces(settings, context.spaces)]
+    names = weighing_spaces(request, settings, context, embedding)
+    return {name: np.ones(context.space(name).dims, dtype=np.float32) for name in names}
 
 
 def keyword_plan(
@@ -45,8 +50,8 @@ def keyword_plan(
     None. A body without query or vector plans nothing: every chunk that passes counts."""
     if not request.has_vector() and not request.text():
         return None
-    stand_in = _question_stand_in(request, settings, context)
-    plan = build_plan(request, settings, context, stand_in, query_classification(request))
+    stand_ins = _question_stand_ins(request, settings, context)
+    plan = build_plan(request, settings, context, stand_ins, query_classification(request))
     return plan if plan.sql().keyword_only else None
 
 

@@ -5055,7 +5055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other. */
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5064,7 +5064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not declared as JSON (Content-Type: application/json). */
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5082,7 +5082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy; retry after Retry-After seconds. */
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
             503: {
                 headers: {
                     [name: string]: unknown;
