@@ -1,20 +1,24 @@
 """Reading a multipart upload as it arrives: refused (413) as soon as it passes
 RAG_MAX_UPLOAD_BYTES (before anything is read, when Content-Length says so); its files
 spooled to temporary files past 1 MiB each (memory stays bounded), removed when the
-request ends."""
+request ends; zip archives read member by member (app/ingest/archive.py)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
 
 from fastapi import Request
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import ClientDisconnect
 
 from app.errors import BadRequest, ClientClosedRequest, PayloadTooLarge, UnsupportedMediaType
+from app.ingest.archive import PIECE, Unpacked, members
 from app.settings import Settings
+from app.text.formats import type_of_file
 
 MAX_FILES = 10_000
 
@@ -55,3 +59,49 @@ async def read_upload(request: Request, settings: Settings) -> AsyncIterator[For
         yield form
     finally:
         await form.close()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file of an upload (or of a zip archive in it): its name, type, size (as sent,
+    or as the archive declares it) and its bytes, read as they are wanted."""
+
+    name: str
+    kind: str
+    size: int
+    read: Callable[[], AsyncIterator[bytes]]
+
+
+async def _upload_bytes(upload: UploadFile) -> AsyncIterator[bytes]:
+    await upload.seek(0)
+    while piece := await upload.read(PIECE):
+        yield piece
+
+
+def _archive_entries(upload: UploadFile, name: str, settings: Settings) -> list[Entry]:
+    archive, found = members(upload.file, name, settings)
+    unpacked = Unpacked(name, settings)
+    return [Entry(m.name, m.kind, m.size, partial(unpacked.read, archive, m)) for m in found]
+
+
+def entries(uploads: list[UploadFile], settings: Settings) -> list[Entry]:
+    """Every file with its type, a zip archive's members in its place; 415 for a type the
+    service does not read, 413 for a file past RAG_MAX_FILE_BYTES, before anything is done."""
+    if not uploads:
+        raise BadRequest("files: send one or more files (multipart/form-data)", field="files")
+    found: list[Entry] = []
+    for upload in uploads:
+        name = (upload.filename or "").strip()
+        if not name:
+            raise BadRequest("files: every file needs a file name", field="files")
+        if name.lower().endswith(".zip"):
+            found += _archive_entries(upload, name, settings)
+            continue
+        if (upload.size or 0) > settings.max_file_bytes:
+            raise PayloadTooLarge(
+                f"{name}: larger than {settings.max_file_bytes} bytes (RAG_MAX_FILE_BYTES)",
+                file=name, limit=settings.max_file_bytes, setting="RAG_MAX_FILE_BYTES",
+            )  # fmt: skip
+        kind = type_of_file(name, upload.content_type)
+        found.append(Entry(name, kind, upload.size or 0, partial(_upload_bytes, upload)))
+    return found

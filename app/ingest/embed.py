@@ -42,14 +42,17 @@ class EmbedCounts:
 Progress = Callable[[EmbedCounts], None]
 
 
-def embedding_input(config: EmbedderConfig, chunk: PreparedChunk) -> str:
+def input_text(config: EmbedderConfig, title: str, path: list[str] | None, text: str) -> str:
     """The exact text a chunk is embedded as."""
-    text: str = chunk.row[ROW["chunk"]]
     if not config.include_title:
         return config.document_prefix + text
-    context = [chunk.row[ROW["title"]], *(chunk.row[ROW["heading_path"]] or [])]
-    line = PATH_SEPARATOR.join(part for part in context if part)
+    line = PATH_SEPARATOR.join(part for part in [title, *(path or [])] if part)
     return config.document_prefix + (f"{line}\n{text}" if line else text)
+
+
+def embedding_input(config: EmbedderConfig, chunk: PreparedChunk) -> str:
+    row = chunk.row
+    return input_text(config, row[ROW["title"]], row[ROW["heading_path"]], row[ROW["chunk"]])
 
 
 def wanting(docs: Sequence[PreparedDocument], space: str) -> list[PreparedChunk]:
@@ -78,18 +81,19 @@ async def _remember(
         )
 
 
-async def _embed_space(
-    conn: AsyncConnection, embedder: Embedder, chunks: list[PreparedChunk], patience: Patience,
+async def embed_texts(
+    conn: AsyncConnection, embedder: Embedder, texts: list[str], patience: Patience,
     progress: Progress | None,
-) -> EmbedCounts:  # fmt: skip
+) -> list[np.ndarray]:  # fmt: skip
+    """Each text's vector: from the cache, else made in batches (kept in the cache as each
+    batch is made); the same text is embedded once."""
     config = embedder.config
     identity = config.identity()
-    texts = [embedding_input(config, chunk) for chunk in chunks]
     hashes = [hashlib.sha256(text.encode()).digest() for text in texts]
     found = await _cached(conn, identity, sorted(set(hashes)))
-    counts = EmbedCounts(cached=sum(h in found for h in hashes))
-    if progress and counts.cached:
-        progress(EmbedCounts(cached=counts.cached))
+    cached = sum(h in found for h in hashes)
+    if progress and cached:
+        progress(EmbedCounts(cached=cached))
     todo = list({h: t for h, t in zip(hashes, texts, strict=True) if h not in found}.items())
     step = config.batch_size * config.concurrency
     for offset in range(0, len(todo), step):
@@ -97,11 +101,26 @@ async def _embed_space(
         rows = await embedder.embed([text for _, text in batch], patience)
         await _remember(conn, identity, [h for h, _ in batch], rows)
         found.update(zip((h for h, _ in batch), rows, strict=True))
-        counts.embedded += len(batch)
         if progress:
             progress(EmbedCounts(embedded=len(batch)))
-    for chunk, text_hash in zip(chunks, hashes, strict=True):
-        chunk.vectors[embedder.space] = found[text_hash]
+    return [found[h] for h in hashes]
+
+
+async def _embed_space(
+    conn: AsyncConnection, embedder: Embedder, chunks: list[PreparedChunk], patience: Patience,
+    progress: Progress | None,
+) -> EmbedCounts:  # fmt: skip
+    counts = EmbedCounts()
+
+    def counted(step: EmbedCounts) -> None:
+        counts.add(step)
+        if progress:
+            progress(step)
+
+    texts = [embedding_input(embedder.config, chunk) for chunk in chunks]
+    vectors = await embed_texts(conn, embedder, texts, patience, counted)
+    for chunk, vector in zip(chunks, vectors, strict=True):
+        chunk.vectors[embedder.space] = vector
     return counts
 
 

@@ -8,8 +8,8 @@ import asyncio
 from typing import Any
 
 from psycopg import AsyncConnection
-from starlette.datastructures import UploadFile
 
+from app.api.uploads import Entry
 from app.embed.base import REQUEST
 from app.errors import RagError
 from app.ingest.embed import fill_vectors
@@ -25,17 +25,15 @@ def _failed(name: str, error: RagError) -> dict[str, Any]:
 
 
 async def store_files(
-    conn: AsyncConnection, files: list[tuple[UploadFile, str]], defaults: FileDefaults,
-    settings: Settings,
-) -> list[dict[str, Any]]:  # fmt: skip
+    conn: AsyncConnection, files: list[Entry], defaults: FileDefaults, settings: Settings
+) -> list[dict[str, Any]]:
     spaces = await load_spaces(conn)
     rules = rules_for(settings, spaces)
     results: list[dict[str, Any]] = []
     ready: list[tuple[int, PreparedDocument]] = []
-    for upload, kind in files:
-        name = upload.filename or ""
-        await upload.seek(0)
-        data = await upload.read()
+    for entry in files:
+        name, kind = entry.name, entry.kind
+        data = b"".join([piece async for piece in entry.read()])
         try:
             doc = await asyncio.to_thread(
                 file_document, data, name, kind, defaults, spaces, rules, settings

@@ -15,7 +15,7 @@ EXPECTED_PATHS = {
     "/api/rag/goals", "/api/rag/goals/{name}", "/api/rag/collections",
     "/api/rag/collections/{name}", "/healthz", "/readyz", "/metrics",
     "/api/rag/documents/upload", "/api/rag/jobs", "/api/rag/jobs/{job_id}",
-    "/api/rag/jobs/{job_id}/cancel",
+    "/api/rag/jobs/{job_id}/cancel", "/api/rag/spaces/{name}/reembed",
 }  # fmt: skip
 
 

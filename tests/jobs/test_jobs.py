@@ -4,7 +4,9 @@ reason, cancelling, and the limits an upload is held to."""
 
 from __future__ import annotations
 
+import io
 import time
+import zipfile
 from collections.abc import Iterator
 
 import httpx
@@ -173,3 +175,44 @@ def test_jobs_are_read_with_a_read_key_and_cancelled_with_a_write_key(service, c
     assert httpx.post(service.base_url + location + "/cancel", headers=read).status_code == 403
     assert httpx.get(service.base_url + location).status_code == 401
     assert client.get("/api/rag/jobs/999999999").status_code == 404
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_zip_archive_is_a_document_per_file_it_holds(client, faults, run_id):
+    archive = _zip({"docs/guide.md": b"# Guide\n\nZipped guide.", "notes.txt": b"Zipped notes.",
+                    "photo.png": b"\x89PNG", ".hidden/x.md": b"# x", "docs/": b""})  # fmt: skip
+    r = client.post("/api/rag/documents/upload", files=_files(("bundle.zip", archive)),
+                    data={"options": f'{{"doc_id_prefix": "{run_id}:"}}'})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert sorted(d["doc_id"] for d in r.json()["documents"]) == [
+        f"{run_id}:docs/guide.md", f"{run_id}:notes.txt"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("members", "words"),
+    [({"zeros.txt": b"\0" * 1_000_000}, "bomb.zip/zeros.txt: unpacks to more than 300000"),
+     ({f"z{n}.txt": b"a" * 290_000 for n in range(8)}, "bomb.zip: unpacks to more than 2000000"),
+     ({"photo.png": b"\x89PNG"}, "holds no file of a kind")],
+    ids=["member past the file limit", "archive past the upload limit", "nothing to read"],
+)  # fmt: skip
+def test_a_zip_bomb_is_refused_as_it_unpacks(client, run_id, members, words):
+    archive = _zip(members)
+    assert len(archive) < 100_000  # small as sent
+    r = client.post("/api/rag/documents/upload", files=_files(("bomb.zip", archive)))
+    assert r.status_code in (413, 415) and words in r.json()["error"]
+
+
+def test_deeply_nested_html_is_refused(client, run_id):
+    html = "<div>" * 100_000 + "deep" + "</div>" * 100_000
+    r = client.post(
+        "/api/rag/documents",
+        json={"doc_id": f"{run_id}-deep", "text": html, "content_type": "text/html"},
+    )
+    assert r.status_code == 400 and "deeper than 512" in r.json()["error"]

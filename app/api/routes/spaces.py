@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from psycopg import AsyncConnection
 
 from app.api.deps import (
@@ -19,10 +19,11 @@ from app.api.deps import (
 )
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, NamePath
-from app.api.responses import ORJSONResponse
-from app.api.schemas import Dropped, SpaceCreated, SpacesResponse, StatsResponse
+from app.api.responses import ORJSONResponse, accepted
+from app.api.schemas import Dropped, JobResponse, SpaceCreated, SpacesResponse, StatsResponse
 from app.auth import Access, Scope
 from app.resources import spaces
+from app.resources.reembed import ReembedIn, parse_reembed, start_reembed
 from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag", tags=["spaces"])
@@ -71,6 +72,33 @@ async def drop_space(
 ) -> Any:
     await spaces.drop_space(conn, name, settings)
     return {"ok": True, "dropped": name}
+
+
+@router.post(
+    "/spaces/{name}/reembed",
+    status_code=202,
+    summary="Re-embed a space with another embedder (or its own) as a job; searches switch "
+    "to the new vectors when they are complete",
+    openapi_extra=json_body(ReembedIn),
+    response_model=JobResponse,
+    responses=errors(*ACCESS, *BODY, 404, 409),
+    dependencies=[Depends(shared_writer)],
+)
+async def reembed_space(
+    request: Request,
+    name: NamePath,
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Any:
+    """Answers 202 with the job's Location at once. Until the job is done, searches use
+    the space's old vectors (and its old embedder for questions); the switch is one
+    transaction. 409: the space is being re-embedded already."""
+    job = await start_reembed(conn, name, parse_reembed(body), settings)
+    workers = getattr(request.app.state, "jobs", None)
+    if workers is not None:
+        workers.notify()
+    return accepted(job)
 
 
 @router.get(

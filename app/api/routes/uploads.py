@@ -14,15 +14,14 @@ from app.api.openapi import ACCESS, errors
 from app.api.params import AsyncQuery, CollectionQuery
 from app.api.responses import ACCEPTED, accepted
 from app.api.schemas import UploadResponse
-from app.api.uploads import read_upload
+from app.api.uploads import entries, read_upload
 from app.auth import Access, Scope
-from app.errors import BadRequest, PayloadTooLarge
+from app.errors import BadRequest
 from app.ingest.files import FileDefaults
 from app.jobs.store import NewItem
 from app.resources.jobs import queue_ingest
 from app.resources.uploads import store_files
 from app.settings import Settings
-from app.text.formats import type_of_file
 from app.validation import parse_model
 
 router = APIRouter(prefix="/api/rag/documents", tags=["documents"])
@@ -69,31 +68,6 @@ def _defaults(form_value: Any, collection: str) -> FileDefaults:
     return parse_model(FileDefaults, {**given, "collection": collection}, {})
 
 
-async def _chunks(upload: UploadFile) -> Any:
-    await upload.seek(0)
-    while piece := await upload.read(1 << 20):
-        yield piece
-
-
-def _checked(uploads: list[UploadFile], settings: Settings) -> list[tuple[UploadFile, str]]:
-    """Every file with its type; 415 for a type the service does not read, 413 for a file
-    past RAG_MAX_FILE_BYTES, before anything is done."""
-    if not uploads:
-        raise BadRequest("files: send one or more files (multipart/form-data)", field="files")
-    checked = []
-    for upload in uploads:
-        name = (upload.filename or "").strip()
-        if not name:
-            raise BadRequest("files: every file needs a file name", field="files")
-        if (upload.size or 0) > settings.max_file_bytes:
-            raise PayloadTooLarge(
-                f"{name}: larger than {settings.max_file_bytes} bytes (RAG_MAX_FILE_BYTES)",
-                file=name, limit=settings.max_file_bytes, setting="RAG_MAX_FILE_BYTES",
-            )  # fmt: skip
-        checked.append((upload, type_of_file(name, upload.content_type)))
-    return checked
-
-
 @router.post(
     "/upload",
     summary="Store files (text, Markdown, HTML, reST, PDF, source code), a document each",
@@ -111,7 +85,8 @@ async def upload_files(
     run_async: AsyncQuery = False,
 ) -> Any:
     """Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
-    its title the file's own (else its name). Files up to RAG_SYNC_MAX_BYTES in all are
+    its title the file's own (else its name); each file of a zip archive is one, named by
+    its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all are
     stored before the answer, each on its own (a file that cannot be read is answered with
     its reason, the others are stored); larger uploads, or any with ?async=true, are
     queued as a job: 202 with Location."""
@@ -119,12 +94,11 @@ async def upload_files(
     async with read_upload(request, settings) as form:
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
         defaults = _defaults(form.get("options"), collection)
-        files = _checked(uploads, settings)
-        total = sum(upload.size or 0 for upload, _ in files)
+        files = entries(uploads, settings)
+        total = sum(entry.size for entry in files)
         async with lease.connection(access, collection) as conn:
             if run_async or total > settings.sync_max_bytes:
-                items = [NewItem(u.filename or "", kind, u.size or 0, _chunks(u))
-                         for u, kind in files]  # fmt: skip
+                items = [NewItem(e.name, e.kind, e.size, e.read()) for e in files]
                 params = {"defaults": defaults.model_dump(mode="json")}
                 return accepted(await queue_ingest(request, conn, collection, items, params))
             results = await store_files(conn, files, defaults, settings)

@@ -217,3 +217,16 @@ def test_files_and_jobs(client, collection):
     assert client.get_document("queued", collection=collection).chunks[0].chunk == "Queued text."
     assert queued.id in [j.id for j in client.list_jobs(collection=collection)]
     assert client.cancel_job(queued.id).status == "done"  # finished already: nothing to stop
+
+
+def test_reembed_space(client):
+    """A space given an embedder by re-embedding it: the job fills it and the space records
+    the embedder once it is done."""
+    name = f"r{uuid.uuid4().hex[:10]}"
+    client.register_space(name, 384)
+    job = client.reembed_space(name, embedder={"kind": "local"})
+    assert job.kind == "reembed" and job.space == name
+    assert client.wait_for_job(job.id).status == "done"
+    space = next(s for s in client.list_spaces().spaces if s.name == name)
+    assert space.embedder is not None and space.embedder.kind == "local"
+    client.drop_space(name)

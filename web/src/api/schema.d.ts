@@ -95,7 +95,8 @@ export interface paths {
         /**
          * Store files (text, Markdown, HTML, reST, PDF, source code), a document each
          * @description Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
-         *     its title the file's own (else its name). Files up to RAG_SYNC_MAX_BYTES in all are
+         *     its title the file's own (else its name); each file of a zip archive is one, named by
+         *     its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all are
          *     stored before the answer, each on its own (a file that cannot be read is answered with
          *     its reason, the others are stored); larger uploads, or any with ?async=true, are
          *     queued as a job: 202 with Location.
@@ -451,6 +452,28 @@ export interface paths {
         post?: never;
         /** Drop a space and all its vectors (not the default space) */
         delete: operations["drop_space_api_rag_spaces__name__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rag/spaces/{name}/reembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-embed a space with another embedder (or its own) as a job; searches switch to the new vectors when they are complete
+         * @description Answers 202 with the job's Location at once. Until the job is done, searches use
+         *     the space's old vectors (and its old embedder for questions); the switch is one
+         *     transaction. 409: the space is being re-embedded already.
+         */
+        post: operations["reembed_space_api_rag_spaces__name__reembed_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2353,6 +2376,28 @@ export interface components {
              * @default null
              */
             scale_days?: number | null;
+        };
+        /**
+         * ReembedIn
+         * @description Body of ``POST /api/rag/spaces/{name}/reembed``.
+         * @example {
+         *       "embedder": {
+         *         "kind": "local"
+         *       }
+         *     }
+         */
+        ReembedIn: {
+            /**
+             * Dims
+             * @description The new model's dimensions (default: what the embedder says it makes, else the space's).
+             * @default null
+             */
+            dims?: number | null;
+            /**
+             * @description The embedder to move to (default: the space's own, again).
+             * @default null
+             */
+            embedder?: components["schemas"]["EmbedderConfig"] | null;
         };
         /** RetryInfo */
         RetryInfo: {
@@ -8080,6 +8125,123 @@ export interface operations {
             };
             /** @description The request clashes with stored data (a taken name or chunk_id). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key or the collection has as many requests on the database as it may (RAG_KEY_CONCURRENCY, RAG_COLLECTION_CONCURRENCY); retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unavailable (restarting, reconnecting) or every connection is busy, or a space's embedder is down or slow (nothing was stored); retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A statement ran past RAG_STATEMENT_TIMEOUT_MS (search_timeout), or the database did not answer within RAG_REQUEST_TIMEOUT (request_timeout). */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reembed_space_api_rag_spaces__name__reembed_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Lower-case letters, digits and _ (max 63). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReembedIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            /** @description A field breaks a rule: the message names the field and the rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key may not do this (a read key writing, a collection outside a key's scope), or, with no keys configured, a request from another host or origin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The named collection, document, chunk, space, profile or goal does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request clashes with stored data (a taken name or chunk_id). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than its limit: RAG_MAX_BODY_BYTES for a document, RAG_MAX_SEARCH_BODY_BYTES for any other, RAG_MAX_UPLOAD_BYTES for an upload and RAG_MAX_FILE_BYTES for each of its files. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not declared as JSON (Content-Type: application/json; an upload: multipart/form-data), or a text or file is of a type the service does not read (the message names the accepted types). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,7 @@ ROUTES = frozenset(
         ("POST", f"{API}/spaces"),
         ("GET", f"{API}/spaces"),
         ("DELETE", f"{API}/spaces/{{name}}"),
+        ("POST", f"{API}/spaces/{{name}}/reembed"),
         ("GET", f"{API}/stats"),
         ("POST", f"{API}/signals"),
         ("GET", f"{API}/profiles"),
@@ -120,6 +121,11 @@ def upload(
         data=data,
         accepted=models.JobResponse,
     )
+
+
+def reembed_space(name: str, request: models.ReembedIn) -> Call[models.JobResponse]:
+    path = f"{API}/spaces/{path_segment(name)}/reembed"
+    return Call("POST", path, models.JobResponse, json=request.body())
 
 
 def get_job(job_id: int) -> Call[models.JobResponse]:

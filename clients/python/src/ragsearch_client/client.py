@@ -188,6 +188,18 @@ class Client:
         answer = self._run(_calls.upload(read_files(files), collection, options, run_async))
         return answer.job if isinstance(answer, models.JobResponse) else answer
 
+    def reembed_space(
+        self,
+        name: str,
+        request: models.ReembedIn | models.ReembedInFields | None = None,
+        /,
+        **fields: Unpack[models.ReembedInFields],
+    ) -> models.Job:
+        """Re-embed a space with another embedder (or its own) as a job; searches switch
+        to the new vectors when the job is done (see wait_for_job)."""
+        made = _calls.request_of(models.ReembedIn, request, fields)
+        return self._run(_calls.reembed_space(name, made)).job
+
     def get_job(self, job_id: int) -> models.Job:
         return self._run(_calls.get_job(job_id)).job
 
@@ -264,9 +276,20 @@ class Client:
         return self._run(_calls.delete_collection(name))
 
     def register_space(
-        self, name: str, dims: int, *, model: str = "", description: str = ""
+        self,
+        name: str,
+        dims: int,
+        *,
+        model: str = "",
+        description: str = "",
+        embedder: models.EmbedderConfig | Mapping[str, Any] | None = None,
     ) -> models.SpaceCreated:
-        made = models.SpaceIn(name=name, dims=dims, model=model, description=description)
+        """Register a space; with ``embedder``, the service makes its vectors from text."""
+        fields: dict[str, Any] = {"name": name, "dims": dims, "model": model,
+                                  "description": description}  # fmt: skip
+        if embedder is not None:
+            fields["embedder"] = embedder
+        made = models.SpaceIn.model_validate(fields)
         return self._run(_calls.register_space(made))
 
     def list_spaces(self) -> models.SpacesResponse:

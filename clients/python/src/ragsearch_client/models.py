@@ -1401,6 +1401,27 @@ class Readiness(ResponseModel):
     databases: list[dict[str, Any]] | None = None
 
 
+class ReembedIn(RequestModel):
+    """Body of ``POST /api/rag/spaces/{name}/reembed``."""
+
+    embedder: EmbedderConfig | None = Field(
+        default=None,
+        description="The embedder to move to (default: the space's own, again).",
+    )
+    dims: int | None = Field(
+        default=None,
+        description="The new model's dimensions (default: what the embedder says it makes, else "
+        "the space's).",
+    )
+
+
+class ReembedInFields(TypedDict, total=False):
+    """ReembedIn as keyword arguments (the model checks the required ones)."""
+
+    embedder: EmbedderConfig | EmbedderConfigFields | None
+    dims: int | None
+
+
 class SearchDefaults(ResponseModel):
     """What a search uses for each field its request leaves out."""
 

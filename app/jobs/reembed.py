@@ -1,0 +1,127 @@
+"""Re-embed jobs: every chunk of every collection embedded by the space's next embedder
+into a shadow table, in chunk order (a resumed job starts after the last chunk it stored;
+what it had embedded is in the cache), the shadow's indexes built, the chunks stored
+meanwhile caught up, then, with every collection's writers held, the last ones and the
+switch: the space's searches use the new vectors from that commit on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from psycopg import AsyncConnection, sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from app.db.sqlfiles import queries
+from app.embed.base import JOB, Embedder
+from app.embed.config import EmbedderConfig
+from app.embedders import embedders_of
+from app.errors import RagError
+from app.ingest.embed import EmbedCounts, embed_texts, input_text
+from app.jobs.worker import JobStopped, RunningJob
+
+BATCH = 512
+
+
+def shadow(space_id: int) -> sql.Identifier:
+    return sql.Identifier("rag", f"vectors_{space_id}_next")
+
+
+def _q(name: str, space_id: int) -> sql.Composed:
+    return sql.SQL(getattr(queries("reembed"), name)).format(table=shadow(space_id))
+
+
+async def _space(conn: AsyncConnection, job: RunningJob) -> dict[str, Any]:
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute("SELECT id, name, embedder_next FROM rag.spaces WHERE id = %s",
+                             (job.space_id,))  # fmt: skip
+        row = await cursor.fetchone()
+    if row is None or row["embedder_next"] is None:
+        raise JobStopped()
+    return row
+
+
+async def _store(
+    conn: AsyncConnection, job: RunningJob, embedder: Embedder, rows: list[dict[str, Any]]
+) -> None:
+    """Embed these chunks (the cache first) and copy their vectors into the shadow."""
+    config = embedder.config
+    texts = [input_text(config, r["title"], r["heading_path"], r["chunk"]) for r in rows]
+
+    def progress(counts: EmbedCounts) -> None:
+        job.check()
+        job.count(embedded=counts.embedded, cached=counts.cached)
+
+    vectors = await embed_texts(conn, embedder, texts, JOB, progress)
+    assert job.space_id is not None
+    async with conn.cursor() as cursor, cursor.copy(_q("copy_shadow", job.space_id)) as copy:
+        copy.set_types(["int4", "int8", "vector"])
+        for row, vector in zip(rows, vectors, strict=True):
+            await copy.write_row((row["collection_id"], row["id"], np.asarray(vector)))
+    job.count(total=len(rows))
+
+
+async def _fill(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> None:
+    assert job.space_id is not None
+    cursor = await conn.execute(_q("shadow_last", job.space_id))
+    last = int((await cursor.fetchone() or (0,))[0])
+    while True:
+        job.check()
+        async with conn.cursor(row_factory=dict_row) as rows_cursor:
+            await rows_cursor.execute(queries("reembed").chunks_after,
+                                      {"after": last, "limit": BATCH})  # fmt: skip
+            rows = await rows_cursor.fetchall()
+        if not rows:
+            return
+        await _store(conn, job, embedder, rows)
+        last = rows[-1]["id"]
+        await job.flush(conn)
+
+
+async def _catch_up(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> None:
+    """The chunks stored while the job ran (the shadow has no vector for them)."""
+    assert job.space_id is not None
+    while True:
+        async with conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_q("chunks_missing", job.space_id), {"limit": BATCH})
+            rows = await cursor.fetchall()
+        if not rows:
+            return
+        await _store(conn, job, embedder, rows)
+
+
+async def _switch(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> None:
+    q = queries("reembed")
+    dims, space = embedder.dims, job.space_id
+    assert space is not None
+    config = embedder.config
+    async with conn.transaction():
+        await job.hold(conn)
+        await conn.execute(q.lock_collections)
+        await conn.execute(q.index_shadow, {"space": space, "dims": dims})  # new collections
+        await _catch_up(conn, job, embedder)
+        await conn.execute(_q("shadow_orphans", space))
+        await conn.execute(q.switch_to_shadow, {
+            "space": space, "dims": dims, "embedder": Jsonb(config.stored()),
+            "model": config.model_name})  # fmt: skip
+
+
+async def run_reembed(job: RunningJob) -> None:
+    assert job.space_id is not None
+    dims = int(job.params["dims"])
+    async with job.connect() as conn:
+        space = await _space(conn, job)
+        config = EmbedderConfig.model_validate(space["embedder_next"])
+        embedder = embedders_of(job.settings).made(config, space["name"], dims)
+        try:
+            await _fill(conn, job, embedder)
+            await conn.execute(queries("reembed").index_shadow, {"space": job.space_id,
+                                                                  "dims": dims})  # fmt: skip
+            await _catch_up(conn, job, embedder)
+            await _switch(conn, job, embedder)
+        except (JobStopped, RagError):
+            if not job.lost:  # cancelled or failed: the space stays as it was
+                await conn.execute(queries("reembed").drop_shadow, {"space": job.space_id})
+            raise
+        await job.flush(conn)

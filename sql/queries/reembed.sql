@@ -1,0 +1,51 @@
+-- name: reembed_space
+-- The space a re-embed moves to another embedder (locked against a second one).
+SELECT id, name, dims, model, embedder, embedder_next FROM rag.spaces
+WHERE name = %(name)s FOR UPDATE;
+
+-- name: reembed_running
+SELECT id FROM rag.jobs
+WHERE kind = 'reembed' AND space_id = %(space)s AND status IN ('queued', 'running');
+
+-- name: set_embedder_next
+UPDATE rag.spaces SET embedder_next = %(next)s WHERE id = %(space)s;
+
+-- name: create_shadow
+SELECT api.create_shadow_vectors(%(space)s, %(dims)s);
+
+-- name: index_shadow
+SELECT api.index_shadow_vectors(%(space)s, %(dims)s);
+
+-- name: drop_shadow
+SELECT api.drop_shadow_vectors(%(space)s);
+
+-- name: switch_to_shadow
+SELECT api.switch_to_shadow(%(space)s, %(dims)s, %(embedder)s, %(model)s);
+
+-- name: lock_collections
+-- Writers of every collection wait (each locks its collection's row first).
+SELECT id FROM rag.collections ORDER BY id FOR UPDATE;
+
+-- name: chunks_after
+-- The next chunks to embed, in chunk order, after the last one done.
+SELECT id, collection_id, chunk, title, heading_path FROM rag.chunks
+WHERE id > %(after)s ORDER BY id LIMIT %(limit)s;
+
+-- name: shadow_last
+SELECT coalesce(max(chunk_pk), 0) FROM {table};
+
+-- name: chunks_missing
+-- Chunks the shadow has no vector for (stored while the job ran).
+SELECT c.id, c.collection_id, c.chunk, c.title, c.heading_path FROM rag.chunks c
+WHERE NOT EXISTS (SELECT 1 FROM {table} s
+                  WHERE s.chunk_pk = c.id AND s.collection_id = c.collection_id)
+ORDER BY c.id LIMIT %(limit)s;
+
+-- name: shadow_orphans
+-- Vectors of chunks deleted while the job ran.
+DELETE FROM {table} s
+WHERE NOT EXISTS (SELECT 1 FROM rag.chunks c
+                  WHERE c.id = s.chunk_pk AND c.collection_id = s.collection_id);
+
+-- name: copy_shadow
+COPY {table} (collection_id, chunk_pk, embedding) FROM STDIN (FORMAT BINARY);

@@ -1,0 +1,121 @@
+"""Re-embedding a space as a job: searches keep the old vectors (and the old embedder for
+questions) until the new ones are complete, then switch at once; documents stored while
+it runs are caught up; a cancelled re-embed leaves the space as it was."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from embed_server import embed_server
+
+SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_LEASE_SECONDS": "3"}
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[httpx.Client, str, str]]:
+    """The old embedder's URL, the new one's, and the new one's control client."""
+    with embed_server("--hash", "8") as old, embed_server("--hash", "16") as new, \
+            httpx.Client(base_url=new.removesuffix("/v1")) as control:  # fmt: skip
+        yield control, old, new
+
+
+def _embedder(url: str, model: str) -> dict:
+    return {"kind": "openai", "url": url, "model": model, "batch_size": 4, "concurrency": 1}
+
+
+def _wait(client: httpx.Client, location: str) -> dict:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job = client.get(location).json()["job"]
+        if job["status"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError(job)
+
+
+def _held(control: httpx.Client, client: httpx.Client, location: str) -> None:
+    deadline = time.monotonic() + 30
+    while control.get("/stats").json()["held"] == 0:
+        assert time.monotonic() < deadline, json.dumps(client.get(location).json())
+        time.sleep(0.05)
+
+
+def _space(client: httpx.Client, name: str) -> dict:
+    return next(s for s in client.get("/api/rag/spaces").json()["spaces"] if s["name"] == name)
+
+
+def test_searches_switch_to_the_new_vectors_when_they_are_complete(client, servers, run_id):
+    b, old, new = servers
+    name = f"m{run_id[1:]}"
+    space = {"name": name, "dims": 8, "embedder": _embedder(old, "hash-8")}
+    assert client.post("/api/rag/spaces", json=space).status_code == 201
+    for n in range(10):  # more chunks than one call embeds: the second call is held
+        doc = {"doc_id": f"{run_id}-{n}", "text": f"{run_id} document {n} about topic {n}."}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+    b.post("/reset")
+    b.post("/faults", json=["ok", "hold"])
+    r = client.post(f"/api/rag/spaces/{name}/reembed",
+                    json={"embedder": _embedder(new, "hash-16"), "dims": 16})  # fmt: skip
+    assert r.status_code == 202, r.text
+    location = r.headers["location"]
+    _held(b, client, location)
+    search = {"query": f"{run_id} topic", "active_spaces": [name], "hybrid_vector_weight": 1}
+    during = client.post("/api/rag/search", json=search)
+    assert during.status_code == 200 and during.json()["rows"]
+    assert _space(client, name)["dims"] == 8  # the old vectors, the old embedder
+    late = {"doc_id": f"{run_id}-late", "text": f"{run_id} stored during the re-embed."}
+    assert client.post("/api/rag/documents", json=late).status_code == 200
+    assert client.post(f"/api/rag/spaces/{name}/reembed", json={}).status_code == 409
+    b.post("/release")
+    job = _wait(client, location)
+    assert job["status"] == "done" and job["kind"] == "reembed" and job["space"] == name
+    moved = _space(client, name)
+    assert moved["dims"] == 16 and moved["embedder"]["model"] == "hash-16"
+    assert moved["model"] == "hash-16"
+    for doc_id in [f"{run_id}-0", f"{run_id}-late"]:
+        stored = client.get(f"/api/rag/documents/{doc_id}",
+                            params={"include_embeddings": "true"}).json()  # fmt: skip
+        assert len(stored["chunks"][0]["embeddings"][name]) == 16
+    b.post("/reset")
+    after = client.post("/api/rag/search", json=search)
+    assert after.status_code == 200 and after.json()["rows"]
+    assert b.get("/stats").json()["texts"] == [f"{run_id} topic"]  # the new embedder
+
+
+def test_a_cancelled_reembed_leaves_the_space_as_it_was(client, servers, run_id):
+    b, old, new = servers
+    name = f"c{run_id[1:]}"
+    space = {"name": name, "dims": 8, "embedder": _embedder(old, "hash-8")}
+    assert client.post("/api/rag/spaces", json=space).status_code == 201
+    for n in range(3):
+        doc = {"doc_id": f"{run_id}-c{n}", "text": f"{run_id} a document to keep, {n}."}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+    b.post("/reset")
+    b.post("/faults", json=["hold"])
+    r = client.post(f"/api/rag/spaces/{name}/reembed",  # a model nothing was embedded by
+                    json={"embedder": _embedder(new, "hash-16b"), "dims": 16})  # fmt: skip
+    _held(b, client, r.headers["location"])
+    client.post(r.headers["location"] + "/cancel")
+    b.post("/release")
+    assert _wait(client, r.headers["location"])["status"] == "cancelled"
+    kept = _space(client, name)
+    assert kept["dims"] == 8 and kept["embedder"]["model"] == "hash-8"
+    stored = client.get(f"/api/rag/documents/{run_id}-c0",
+                        params={"include_embeddings": "true"}).json()  # fmt: skip
+    assert len(stored["chunks"][0]["embeddings"][name]) == 8
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [("/api/rag/spaces/nosuch/reembed", {}, 404),
+     ("/api/rag/spaces/default/reembed", {}, 400),
+     ("/api/rag/spaces/default/reembed", {"dims": 0}, 400)],
+    ids=["unknown space", "no embedder", "bad dims"],
+)  # fmt: skip
+def test_a_reembed_that_cannot_run_is_refused(client, path, body, status):
+    assert client.post(path, json=body).status_code == status
