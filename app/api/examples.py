@@ -84,5 +84,6 @@ def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
         },
         ("post", "/api/rag/collections"): {"name": "team-docs", "description": "One team's docs"},
         ("post", "/api/rag/spaces"): {"name": "code", "dims": 768, "model": "code-embedder"},
+        ("post", "/api/rag/spaces/{name}/reembed"): {"embedder": {"kind": "local"}},
         ("post", "/api/rag/signals"): {"updates": [{"chunk_id": chunk_id, "add_volume": 1}]},
     }

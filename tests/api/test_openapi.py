@@ -70,6 +70,10 @@ def test_request_examples_work_as_given(demo_service):
     assert call("put", "/api/rag/goals/{name}", "/api/rag/goals/openapi_example")["spaces"]
     assert call("post", "/api/rag/collections")["collection"]["name"] == "team-docs"
     assert call("post", "/api/rag/spaces")["space"]["name"] == "code"
+    reembed = example("post", "/api/rag/spaces/{name}/reembed")
+    queued = client.post("/api/rag/spaces/code/reembed", json=reembed)
+    assert queued.status_code == 202, queued.text
+    assert queued.json()["job"]["kind"] == "reembed"
     paths_with_bodies = {
         (method, path)
         for path, operations in schema["paths"].items()

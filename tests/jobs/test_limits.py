@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 import time
 
-import httpx
 import psutil
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_MAX_DOCUMENT_CHARS": "1000000",

@@ -8173,6 +8173,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "embedder": {
+                 *         "kind": "local"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReembedIn"];
             };
         };
