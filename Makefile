@@ -12,11 +12,12 @@ WEB_SOURCES := $(shell find web/src -type f) web/index.html web/vite.config.js w
 .PHONY: demo test test-clients install web lint docs compose-check system-packages citus bench-latency clean
 
 # The CPU build of torch first, so that the embed extra (the query embedder) pulls no CUDA build.
+# The bench extra (the search benchmark's in-process peers) too: tests/bench runs them.
 $(BIN)/ragsearch: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet torch==$(TORCH_VERSION)
-	PYTHONWARNINGS="$(QUIET_EDITABLE)" $(BIN)/pip install --quiet -e '.[test,embed,docs]'
+	PYTHONWARNINGS="$(QUIET_EDITABLE)" $(BIN)/pip install --quiet -e '.[test,embed,docs,bench]'
 	@touch $@
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json

@@ -18,6 +18,11 @@ database, a copy of the corpus's first rows):
   ours      api.rag_topk_weighted, default mode (threshold, falling back to a scan);
   ours_exact  api.rag_topk_weighted with exact: true.
 It prints p50/p95/p99 latency, recall@10 against the scan, and p50 / ann p50.
+``--peers`` adds, for the weight mixes, engines a user would pick instead, run in this
+process on the same vectors and interleaved with the others (bench/peers.py; needs
+``pip install -e '.[bench]'``): hnsw_mem (FAISS HNSW in memory, the raw floor), lancedb
+(its plain top-10) and lancedb_rescored_100/1000 (its top-N re-scored with recency and
+signal, best 10).
 
 HTTP mode drives a running ``ragsearch serve`` with wrk (Debian package ``wrk``) on
 127.0.0.1 at concurrency 1, 5, 20 and 50, for POST /api/rag/search and for the plain-ANN
@@ -63,6 +68,7 @@ from bench.common import (
     service,
 )
 from bench.corpus import CorpusSpec, query_vectors
+from bench.peers import PeerSearch, peer_searches
 
 MIXES = [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
          (0.34, 0.33, 0.33)]  # fmt: skip
@@ -206,7 +212,8 @@ def add_slice(url: str, spec: CorpusSpec) -> None:
 
 
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
-            ef_search: int, only: str | None = None) -> list[Case]:  # fmt: skip
+            ef_search: int, only: str | None = None,
+            peers: dict[str, PeerSearch] | None = None) -> list[Case]:  # fmt: skip
     register_vector(conn)
     set_json_loads(orjson.loads, conn)  # as the service reads the ranking's answer
     methods = SqlMethods(conn, ef_search, queries.shape[1])
@@ -225,14 +232,20 @@ def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
         "ann": methods.ann, "scan": methods.scan, "rescored": methods.rescored,
         "ours": methods.ours, "ours_exact": lambda c, q: methods.ours(c, q, exact=True),
     }  # fmt: skip
+    for name, search in (peers or {}).items():  # on the default collection's rows, unfiltered
+        calls[name] = lambda c, q, search=search: search(c.weights, q, methods.now)
+        for case in cases:
+            if case.filter_tag is None and case.collection == "default":
+                case.times[name], case.recalls[name] = [], []
     for q in queries[:5]:  # warm-up, not measured
         for case in cases:
-            for name in ("ann", "rescored", "ours"):
-                calls[name](case, q)
+            for name in ("ann", "rescored", "ours", *(peers or {})):
+                if name in case.times:
+                    calls[name](case, q)
     for i, q in enumerate(queries):
         for case in cases:
             truth = None
-            for name in METHODS:
+            for name in case.times:
                 if name in ("scan", "ours_exact") and i >= scan_queries:
                     continue
                 ms, ids = _timed(lambda name=name, case=case, q=q: calls[name](case, q))
@@ -251,7 +264,7 @@ def report_sql(cases: list[Case]) -> dict[str, dict]:
     for case in cases:
         floor = float(np.median(case.times["ann"]))
         rows = []
-        for name in METHODS:
+        for name in case.times:
             p50, p95, p99 = percentiles(case.times[name])
             recall = float(np.mean(case.recalls[name])) if case.recalls[name] else float("nan")
             rows.append([name, p50, p95, p99, f"{recall:.3f}", f"{p50 / floor:.1f}x"])
@@ -260,7 +273,7 @@ def report_sql(cases: list[Case]) -> dict[str, dict]:
         summary[case.name] = {
             name: {"p50": float(np.median(case.times[name])),
                    "recall": float(np.mean(case.recalls[name])) if case.recalls[name] else None}
-            for name in METHODS
+            for name in case.times
         }  # fmt: skip
     return summary
 
@@ -368,11 +381,13 @@ def main() -> None:
     parser.add_argument("--ef-search", type=int, default=100)
     parser.add_argument("--cases", default=None,
                         help="run only the SQL cases whose name holds this text, "
-                             "e.g. '1% collection'")  # fmt: skip
+                             "e.g. '1%% collection'")  # fmt: skip
     parser.add_argument("--mode", choices=["sql", "http", "all"], default="all")
     parser.add_argument("--seconds", type=int, default=10, help="wrk run length")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--soak", type=int, default=0, help="memory soak seconds (HTTP)")
+    parser.add_argument("--peers", action="store_true",
+                        help="SQL mode: add the in-process peers (FAISS, LanceDB)")  # fmt: skip
     args = parser.parse_args()
     spec = CorpusSpec(args.n, args.dims)
     queries = query_vectors(spec, args.queries)
@@ -386,7 +401,9 @@ def main() -> None:
                   f"({scan_queries} with the scans), k={K}, ef_search {args.ef_search}, "
                   f"{time.strftime('%Y-%m-%d')}")  # fmt: skip
             if args.mode in ("sql", "all"):
-                report_sql(run_sql(conn, queries, scan_queries, args.ef_search, args.cases))
+                peers = peer_searches(conn, args.ef_search, DATA_DIR) if args.peers else None
+                cases = run_sql(conn, queries, scan_queries, args.ef_search, args.cases, peers)
+                report_sql(cases)
         if args.mode in ("http", "all"):
             run_http(
                 url, queries, args.seconds, args.workers, args.soak, args.ef_search, FILTER_MIX
