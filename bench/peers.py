@@ -43,6 +43,12 @@ Weights = tuple[float, float, float]
 # (weights, query vector, now as epoch seconds) -> chunk ids, best first
 PeerSearch = Callable[[Weights, np.ndarray, float], list[str]]
 
+SPACE_SQL = """
+SELECT api.vector_table(s.id), s.hnsw_m, s.hnsw_ef_construction,
+       pg_relation_size(to_regclass(format('rag.%%I',
+           api.hnsw_index(s.id, api.collection_id(%(collection)s)))))
+FROM rag.spaces s WHERE s.name = %(space)s
+"""
 CORPUS_SQL = """
 SELECT c.chunk_id, v.embedding, date_part('epoch', c.created_at) AS created, c.signal
 FROM rag.chunks c JOIN rag.{table} v ON v.chunk_pk = c.id AND v.collection_id = c.collection_id
@@ -61,6 +67,7 @@ class Corpus:
     signal: np.ndarray  # float64
     hnsw_m: int  # the space's HNSW settings, as pgvector built its index
     hnsw_ef_construction: int
+    pgvector_index_bytes: int  # that index's size (0: none)
 
     @property
     def unit_vectors(self) -> np.ndarray:
@@ -73,13 +80,10 @@ def load_corpus(
 ) -> Corpus:
     """Read every chunk of ``collection`` that has a vector in ``space`` (with progress)."""
     register_vector(conn)
-    space_row = conn.execute(
-        "SELECT api.vector_table(id), hnsw_m, hnsw_ef_construction FROM rag.spaces WHERE name = %s",
-        (space,),
-    ).fetchone()
+    space_row = conn.execute(SPACE_SQL, {"space": space, "collection": collection}).fetchone()
     if space_row is None:
         raise ValueError(f"no space {space!r}")
-    table, m, ef_construction = space_row
+    table, m, ef_construction, index_bytes = space_row
     (total,) = conn.execute(
         "SELECT count(*) FROM rag.chunks WHERE collection_id = api.collection_id(%s)",
         (collection,),
@@ -108,6 +112,7 @@ def load_corpus(
         np.asarray(signal, dtype=np.float64),
         m,
         ef_construction,
+        index_bytes or 0,
     )
 
 
@@ -144,7 +149,7 @@ def exact_top(corpus: Corpus, weights: Weights, q: np.ndarray, now: float, k: in
 class Build:
     engine: str
     index: str
-    seconds: float
+    seconds: float | None  # None: not built in this run
     index_bytes: int
 
 
@@ -282,7 +287,14 @@ class Peers:
     def __init__(self, corpus: Corpus, ef_search: int, folder: Path) -> None:
         hnsw = HnswMem(corpus, ef_search)
         lance = LanceDbPeer(corpus, ef_search, folder / "lancedb")
-        self.builds = [hnsw.build, lance.build]
+        pgvector = Build(
+            "pgvector (the benchmark's database)",
+            f"HNSW over halfvec, m {corpus.hnsw_m}, ef_construction "
+            f"{corpus.hnsw_ef_construction}, ef_search {ef_search} (built at ingest)",
+            None,
+            corpus.pgvector_index_bytes,
+        )
+        self.builds = [hnsw.build, lance.build, pgvector]
         self.searches: dict[str, PeerSearch] = {
             hnsw.name: hnsw.search,
             "lancedb": lance.plain,
@@ -296,7 +308,8 @@ class Peers:
         print(f"\n### peers, built in this process on the same {self.rows:,} vectors")
         print_table(
             ["engine", "index", "build s", "index MB", "bytes/chunk"],
-            [[b.engine, b.index, b.seconds, b.index_bytes / 2**20, b.index_bytes / self.rows]
+            [[b.engine, b.index, "-" if b.seconds is None else b.seconds, b.index_bytes / 2**20,
+              b.index_bytes / self.rows]
              for b in self.builds],
         )  # fmt: skip
 

@@ -70,6 +70,7 @@ def test_the_corpus_is_read_as_stored(stored: list, corpus: Corpus) -> None:
     by_id = {chunk.chunk_id: chunk for chunk in stored}
     assert sorted(corpus.chunk_ids) == sorted(by_id)
     assert (corpus.hnsw_m, corpus.hnsw_ef_construction) == (8, 32)
+    assert corpus.pgvector_index_bytes > 0
     for i, chunk_id in enumerate(corpus.chunk_ids):
         chunk = by_id[chunk_id]
         assert np.allclose(corpus.vectors[i], chunk.vectors[SPACE], atol=1e-7)
@@ -120,7 +121,9 @@ def test_the_peers_find_the_scans_rows_by_vector(
     most rows the scan returns, and re-scoring LanceDB's top-1000 finds them again."""
     peers = Peers(dataclasses.replace(corpus, hnsw_m=16, hnsw_ef_construction=200),
                   ef_search=100, folder=tmp_path)  # fmt: skip
-    assert [b.index_bytes > 0 and b.seconds > 0 for b in peers.builds] == [True, True]
+    # FAISS and LanceDB built here, pgvector's index as the database holds it
+    built = [(b.index_bytes > 0, b.seconds is not None) for b in peers.builds]
+    assert built == [(True, True), (True, True), (True, False)]
     by_vector: dict[str, list[float]] = {name: [] for name in peers.searches}
     weighted: dict[str, list[float]] = {name: [] for name in peers.searches}
     for q in _queries(10, seed=11):
