@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "./api/client";
+import { AddDocuments } from "./components/AddDocuments";
 import { BlendControls, FilterControls, ResultControls } from "./components/Controls";
 import { DiagnosticsPanel, SummaryLine } from "./components/Diagnostics";
 import { DrawerHead } from "./components/Drawer";
@@ -17,9 +18,12 @@ import { useKeyboard } from "./lib/keyboard";
 import { weakBest } from "./lib/scores";
 import type { ServerInfo } from "./lib/server";
 import { KEY_STORAGE, loadServerInfo, modeHint } from "./lib/server";
+import type { IngestItem } from "./lib/ingest";
+import { isRunning } from "./lib/ingest";
 import type { SearchState } from "./lib/state";
-import { hasQuery, liking, stateFromUrl, urlFromState } from "./lib/state";
+import { DEFAULTS, hasQuery, liking, stateFromUrl, urlFromState } from "./lib/state";
 import { queryTerms } from "./lib/text";
+import { useIngest } from "./lib/useIngest";
 import { useSearch } from "./lib/useSearch";
 import type { FieldErrors } from "./lib/validate";
 import { controlOf, formErrors } from "./lib/validate";
@@ -52,6 +56,9 @@ export default function App() {
   const [rerun, setRerun] = useState(0);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [diagnosticsOpen, setDiagnosticsOpen] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const ingest = useIngest(apiKey);
   const { answer, error, loading, run, clear, setError } = useSearch();
   const { explanations, toggle: explain } = useExplanations(answer, apiKey);
   const heldBack = useHeldBack(answer, info?.defaults.max_k ?? DEFAULTS_MAX_K, apiKey);
@@ -142,6 +149,19 @@ export default function App() {
     go({ ...state, offset: 0 });
   }
 
+  function closeAdding() {
+    setAdding(false);
+    addButton.current?.focus();
+  }
+
+  // "Search for it": a fresh search for the stored document's title, in its collection.
+  function searchFor(item: IngestItem) {
+    setAdding(false);
+    setQueryError("");
+    goNow({ ...DEFAULTS, q: item.title || item.docId || item.name, collection: item.collection });
+  }
+
+  const running = ingest.items.filter(isRunning).length;
   const actions: RowActions = {
     moreLikeThis: (row) => goNow({ ...state, likeDoc: row.doc_id, likeChunk: row.chunk_id, offset: 0 }),
     explain: (chunkId) => void explain(chunkId),
@@ -172,8 +192,22 @@ export default function App() {
         <h1>
           <img src="/favicon.svg" alt="" width="28" height="28" /> ragsearch
         </h1>
-        <KeyField apiKey={apiKey} onApply={applyKey} needed={keyNeeded} unchecked={info?.keysRequired === false} />
+        <div className="header-actions">
+          <button ref={addButton} type="button" className="add-button" aria-haspopup="dialog" onClick={() => setAdding(true)}>
+            Add documents{running ? ` · ${running} running` : ""}
+          </button>
+          <KeyField apiKey={apiKey} onApply={applyKey} needed={keyNeeded} unchecked={info?.keysRequired === false} />
+        </div>
       </header>
+      <AddDocuments
+        open={adding}
+        onClose={closeAdding}
+        collections={(info?.collections ?? []).map((c) => c.name)}
+        collection={state.collection || DEFAULTS.collection}
+        apiKey={apiKey}
+        ingest={ingest}
+        onSearch={searchFor}
+      />
       <div className="layout">
         <main className="content">
           <SearchBox

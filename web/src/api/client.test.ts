@@ -27,6 +27,13 @@ describe("the typed client", () => {
     expect((error as ApiError).field).toBe("w_cos");
   });
 
+  it("says the sentence of an error that is a code with its message beside it", async () => {
+    const body = '{"error":"request_timeout","message":"no answer within RAG_REQUEST_TIMEOUT (120 s)"}';
+    vi.stubGlobal("fetch", async () => new Response(body, { status: 504 }));
+    const error = await search({ query: "x" }, { apiKey: "" }).catch((e: unknown) => e);
+    expect((error as ApiError).message).toBe("no answer within RAG_REQUEST_TIMEOUT (120 s)");
+  });
+
   it("falls back to the status when the answer is not JSON", async () => {
     vi.stubGlobal("fetch", async () => new Response("<html>", { status: 502 }));
     const error = await search({ query: "x" }, { apiKey: "" }).catch((e: unknown) => e);

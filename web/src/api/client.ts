@@ -21,6 +21,11 @@ export type ErrorBody = Schemas["ErrorBody"];
 export type FacetBody = Schemas["FacetRequest"];
 export type FacetAnswer = Schemas["FacetsResponse"];
 export type Facet = Schemas["Facet"];
+export type DocumentBody = Schemas["DocumentIn"];
+export type Ingested = Schemas["IngestResponse"];
+export type Uploaded = Schemas["UploadResponse"];
+export type Job = Schemas["Job"];
+export type JobAnswer = Schemas["JobResponse"];
 
 export class ApiError extends Error {
   readonly status: number;
@@ -29,7 +34,8 @@ export class ApiError extends Error {
   readonly field: string | null;
 
   constructor(status: number, body: ErrorBody | null) {
-    super(body?.error ?? `HTTP ${status}`);
+    // Some errors are a code with the sentence beside it ({"error": "invalid_space", "message": ...}).
+    super(typeof body?.message === "string" ? body.message : (body?.error ?? `HTTP ${status}`));
     this.status = status;
     this.body = body;
     this.field = typeof body?.field === "string" ? body.field : null;
@@ -110,6 +116,52 @@ export async function chunkVector(
   const [space, values] = Object.entries(chunk?.embeddings ?? {})[0] ?? [];
   if (!space || !values) throw new Error(`chunk ${chunkId} has no stored vector`);
   return { space, values };
+}
+
+// Documents in. The page always asks for a job (?async=true): a request answers at once,
+// however long the embedding takes, and the job's progress can be shown as it goes.
+export const addDocument = (body: DocumentBody, caller: Caller): Promise<Ingested | JobAnswer> =>
+  answer(api.POST("/api/rag/documents", { body, params: { query: { async: true } }, ...options(caller) }));
+
+export const readDocument = (docId: string, collection: string, caller: Caller) =>
+  answer(api.GET("/api/rag/documents/{doc_id}", { params: { path: { doc_id: docId }, query: { collection } }, ...options(caller) }));
+
+export const readJob = (id: number, caller: Caller) =>
+  answer(api.GET("/api/rag/jobs/{job_id}", { params: { path: { job_id: id } }, ...options(caller) }));
+
+export const cancelJob = (id: number, caller: Caller) =>
+  answer(api.POST("/api/rag/jobs/{job_id}/cancel", { params: { path: { job_id: id } }, ...options(caller) }));
+
+type UploadPath = paths["/api/rag/documents/upload"]["post"];
+type UploadAnswer = UploadPath["responses"][200 | 202]["content"]["application/json"];
+
+export interface UploadCaller extends Caller {
+  onProgress: (sent: number, total: number) => void;
+}
+
+// One file sent as a multipart upload, through XMLHttpRequest: fetch cannot report how
+// much of a request body has been sent.
+export function uploadFile(file: File, collection: string, caller: UploadCaller): Promise<UploadAnswer> {
+  const params: UploadPath["parameters"]["query"] = { collection, async: true };
+  const query = new URLSearchParams(Object.entries(params ?? {}).map(([name, value]) => [name, String(value)]));
+  const form = new FormData();
+  form.append("files", file, file.name);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", `/api/rag/documents/upload?${query}`);
+    if (caller.apiKey) request.setRequestHeader("Authorization", `Bearer ${caller.apiKey}`);
+    request.responseType = "json";
+    request.upload.onprogress = (event) => caller.onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    request.onload = () => {
+      const body: unknown = request.response;
+      if (request.status >= 200 && request.status < 300 && body && typeof body === "object") resolve(body as UploadAnswer);
+      else reject(new ApiError(request.status, errorBody(body)));
+    };
+    request.onerror = () => reject(new Error("the upload did not reach the server (network error)"));
+    request.onabort = () => reject(new DOMException("the upload was stopped", "AbortError"));
+    caller.signal?.addEventListener("abort", () => request.abort(), { once: true });
+    request.send(form);
+  });
 }
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
