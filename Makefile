@@ -64,7 +64,7 @@ system-packages:
 compose-check: system-packages
 	@if docker compose version >/dev/null 2>&1; then compose="docker compose"; \
 	else compose=docker-compose; fi; \
-	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer config -q \
+	RAG_API_KEYS=check $$compose --profile replica --profile pgbouncer --profile citus config -q \
 		&& echo "docker-compose.yml and its profiles are valid"
 
 # The Python client (clients/python) in a venv of its own, with its extras and LangChain's

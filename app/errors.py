@@ -8,6 +8,7 @@ Every body has an ``error`` string; some carry extra fields (``field``, ``expect
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import orjson
@@ -133,6 +134,33 @@ def invalid_space(name: str, valid: list[str]) -> BadRequest:
     )
 
 
+# A Citus worker the coordinator could not reach: named in the message ("connection to the
+# remote node postgres@10.0.0.5:5432 failed") or in its context ("while executing command
+# on 10.0.0.5:5432").
+_WORKER = re.compile(r"(?:remote node (?:\S+@)?|command on )([^\s@]+:\d+)")
+
+
+def unreachable_worker(error: psycopg.Error) -> str | None:
+    """host:port of the worker a connection failure reported by the coordinator names;
+    None for any other error (the service's own connection failing among them)."""
+    if not (error.sqlstate or "").startswith("08") or error.diag is None:
+        return None
+    text = " ".join(filter(None, (error.diag.message_primary, error.diag.context)))
+    found = _WORKER.search(text)
+    return found.group(1) if found else None
+
+
+def worker_unavailable(worker: str, collection: str | None = None) -> Unavailable:
+    """503 for a request that needs a worker the coordinator cannot reach."""
+    holder = f"collection {collection!r} is" if collection else "this data is"
+    return Unavailable(
+        f"{holder} stored on a worker of the cluster that is unreachable ({worker}); "
+        "the other collections answer, and this one will once the worker is back",
+        retry_after=2, unreachable=worker,
+        **({"collection": collection} if collection else {}),
+    )  # fmt: skip
+
+
 def unknown_collection(name: str) -> NotFound:
     """The one shape of "no such collection" (api.collection_id raises the same)."""
     return NotFound(f"no collection named {name!r}", collection=name)
@@ -219,6 +247,10 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     if is_write_collision(error):
         return Unavailable("the write collided with a concurrent one and was undone; retry it",
                            retry_after=1)  # fmt: skip
+    worker = unreachable_worker(error)
+    if worker is not None:
+        log.error("worker %s unreachable", worker)
+        return worker_unavailable(worker)
     if isinstance(error, psycopg.OperationalError):
         log.error("database unavailable: %s", type(error).__name__)
         return Unavailable("the database is unavailable; retry shortly", retry_after=2)

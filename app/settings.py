@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     cluster_port: int = Field(default=9700, ge=1024, le=65000)  # workers: the next ports
     citus_source: Path | None = None  # unset: shared/vendor/citus above the checkout
     citus_cache_dir: Path = Field(default_factory=_default_citus_cache_dir)
+    # --- Citus (app/db/distribution.py) --------------------------------------------
+    citus: Literal["auto", "on", "off"] = "auto"  # auto: when the database has citus
+    citus_shard_count: int = Field(default=8, ge=1, le=256)  # shard groups of a new schema
 
     # --- embedding spaces and indexes ---------------------------------------------
     default_space: Annotated[str, Field(pattern=NAME_PATTERN)] = "default"

@@ -21,6 +21,7 @@ from app.errors import (
     PayloadTooLarge,
     Unavailable,
     UnsupportedMediaType,
+    worker_unavailable,
 )
 from app.settings import Settings
 
@@ -90,12 +91,18 @@ class Lease:
         """A connection for ``collection``, if ``access`` may use it (else 403)."""
         shares: Shares = self.request.app.state.shares
         async with shares.hold(access.key, access.collection(collection)):
-            if self.read:
-                async with _read_connection(self.request, self.consistency) as conn:
-                    yield conn
-            else:
-                async with self.request.app.state.database.connection() as conn:
-                    yield conn
+            try:
+                if self.read:
+                    async with _read_connection(self.request, self.consistency) as conn:
+                        yield conn
+                else:
+                    async with self.request.app.state.database.connection() as conn:
+                        yield conn
+            except Unavailable as error:
+                worker = error.extra.get("unreachable")
+                if worker is None:
+                    raise
+                raise worker_unavailable(worker, collection) from error
 
 
 async def reads(request: Request, consistency: ConsistencyHeader = None) -> Lease:

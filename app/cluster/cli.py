@@ -1,4 +1,4 @@
-"""``ragsearch cluster build|up|down|status``: a local Citus cluster (local.py)."""
+"""``ragsearch cluster build|up|rebalance|down|status``: a local Citus cluster (local.py)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,14 @@ def down(args: argparse.Namespace) -> int:
     return 0
 
 
+def rebalance(args: argparse.Namespace) -> int:
+    from app.cluster.local import LocalCluster
+
+    moves = LocalCluster(Settings()).rebalance()
+    print(f"rebalanced: {moves} shard moves" if moves else "balanced already: nothing moved")
+    return 0
+
+
 def status(args: argparse.Namespace) -> int:
     from app.cluster.local import LocalCluster
 
@@ -55,11 +63,12 @@ def status(args: argparse.Namespace) -> int:
     if not nodes:
         print(f"no cluster in {cluster.folder}")
         return 1
-    print(f"{'node':<12} {'port':>5}  {'state':<8} {'shards':>6}")
+    print(f"{'node':<12} {'port':>5}  {'state':<8} {'shards':>6} {'collections':>11}")
     for node in nodes:
         state = "running" if node.running else "stopped"
         shards = "-" if node.shards is None else str(node.shards)
-        print(f"{node.name:<12} {node.port:>5}  {state:<8} {shards:>6}")
+        held = "-" if node.collections is None else str(node.collections)
+        print(f"{node.name:<12} {node.port:>5}  {state:<8} {shards:>6} {held:>11}")
     if nodes[0].running:
         print(f"DATABASE_URL={cluster.url}")
     return 0 if all(node.running for node in nodes) else 1
@@ -75,6 +84,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = actions.add_parser("up", help="start the cluster (creating, joining and migrating it)")
     p.add_argument("--workers", type=int, default=2, help="worker nodes (default 2)")
     p.set_defaults(func=up)
+    p = actions.add_parser(
+        "rebalance", help="move shard groups to even out the workers (searches go on)"
+    )
+    p.set_defaults(func=rebalance)
     p = actions.add_parser("down", help="stop every node")
     p.add_argument("--delete", action="store_true", help="also delete the nodes' data")
     p.set_defaults(func=down)

@@ -4,8 +4,9 @@ install with Citus (install.py), on consecutive ports from RAG_CLUSTER_PORT.
 ``up`` builds Citus if needed, creates and starts the nodes, creates the service database
 with the citus extension on each, joins the workers to the coordinator and migrates it
 (the schema is distributed as the migrations run); run again with more workers, it adds
-them. ``down`` stops every node (fast shutdown: a clean checkpoint, no recovery at the next
-start); the data stays unless deleted. The layout (ports) is kept in cluster.json, and one
+them, and ``rebalance`` moves shard groups onto them. ``down`` stops every node (fast
+shutdown: a clean checkpoint, no recovery at the next start); the data stays unless
+deleted. The layout (ports) is kept in cluster.json, and one
 command at a time works on a cluster (a lock file beside it).
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import fcntl
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ from app.settings import Settings
 
 STATE_FILE = "cluster.json"
 COORDINATOR = "coordinator"
+REBALANCE_POLL_S = 0.5
+FINISHED = {"finished", "failed", "cancelled"}
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class NodeStatus:
     port: int
     running: bool
     shards: int | None  # shard placements it holds (None: the coordinator cannot tell)
+    collections: int | None  # collections stored on it (likewise)
 
 
 class LocalCluster:
@@ -55,6 +60,14 @@ class LocalCluster:
         """The coordinator, then the workers in the order they joined."""
         return [Node(name, self.folder / name, port, install)
                 for name, port in self._ports().items()]  # fmt: skip
+
+    def node(self, name: str) -> Node:
+        """One node by name (coordinator, worker-1, ...), from the cached install."""
+        install = cached_install(self.settings)
+        found = [n for n in self.nodes(install) if n.name == name] if install else []
+        if not found:
+            raise ValueError(f"no node {name!r} in {self.folder}")
+        return found[0]
 
     @property
     def url(self) -> str:
@@ -120,13 +133,37 @@ class LocalCluster:
                     shutil.rmtree(self.folder / name, ignore_errors=True)
                 (self.folder / STATE_FILE).unlink(missing_ok=True)
 
+    def rebalance(self, progress: bool = True) -> int:
+        """Even out the shard groups over the workers (citus_rebalance_start) and wait for
+        the moves; how many moves there were."""
+        from tqdm import tqdm
+
+        q = queries("cluster")
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            job = conn.execute(q.rebalance_start).fetchone()
+            if job is None or job[0] is None:
+                return 0
+            with tqdm(desc="rebalancing", unit="move", disable=not progress) as bar:
+                while True:
+                    row = conn.execute(q.rebalance_status, (job[0],)).fetchone()
+                    state, tasks = row if row else ("finished", {})
+                    bar.total = sum(tasks.values()) or bar.total
+                    bar.update(tasks.get("done", 0) - bar.n)
+                    if state in FINISHED:
+                        break
+                    time.sleep(REBALANCE_POLL_S)
+        if state != "finished":
+            raise RuntimeError(f"the rebalance ended {state}: see citus_rebalance_status()")
+        return int(bar.total or 0)
+
     def status(self) -> list[NodeStatus]:
         install = cached_install(self.settings)
         if install is None or not self._ports():
             return []
         nodes = self.nodes(install)
-        placements = _placements(nodes[0]) if nodes[0].running() else {}
-        return [NodeStatus(node.name, node.port, node.running(), placements.get(node.port))
+        placements, holders = _placements(nodes[0]) if nodes[0].running() else ({}, {})
+        return [NodeStatus(node.name, node.port, node.running(), placements.get(node.port),
+                           holders.get(node.port, 0) if placements else None)
                 for node in nodes]  # fmt: skip
 
 
@@ -147,11 +184,16 @@ def _join(coordinator: Node, workers: list[Node]) -> None:
             conn.execute(q.add_worker, ("127.0.0.1", worker.port))
 
 
-def _placements(coordinator: Node) -> dict[int, int]:
-    """Shard placements per node port (the coordinator's own included)."""
+def _placements(coordinator: Node) -> tuple[dict[int, int], dict[int, int]]:
+    """Shard placements and collections per node port (the coordinator's own included)."""
+    q = queries("cluster")
     try:
         with psycopg.connect(coordinator.url(DATABASE_NAME), autocommit=True) as conn:
-            rows = conn.execute(queries("cluster").placements).fetchall()
+            placements = conn.execute(q.placements).fetchall()
+            holders = conn.execute(q.collection_workers).fetchall()
     except psycopg.Error:
-        return {}
-    return {int(port): int(count) for port, count in rows}
+        return {}, {}
+    counted: dict[int, int] = {}
+    for _collection, _worker, port in holders:
+        counted[port] = counted.get(port, 0) + 1
+    return {int(port): int(count) for port, count in placements}, counted

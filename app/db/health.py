@@ -1,5 +1,6 @@
 """What /readyz reports: the database reachable, its schema and SQL functions those of
-this version, and anything degraded (an HNSW index missing)."""
+this version, on a Citus cluster each worker and whether the coordinator reaches it, and
+anything degraded (an HNSW index missing, a worker unreachable)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.locks import BULK
@@ -44,10 +46,14 @@ async def readiness(database: DatabaseSupervisor, replicas: ReplicaSet) -> Readi
     ready = await _within_bound(database)
     primary = {"name": PRIMARY, "role": "primary", "at": describe(database.url), "ok": ready.ok}
     standbys = replicas.status()
-    ready.body["databases"] = [primary, *standbys]
+    workers = ready.body.pop("workers", [])
+    ready.body["databases"] = [primary, *standbys, *workers]
     notes = ready.body.get("degraded", []) + [
         f"{r['name']} out of rotation: {r.get('error')}" for r in standbys if not r["in_rotation"]
-    ]
+    ] + [
+        f"worker {w['at']} unreachable: its collections answer 503 until it is back"
+        for w in workers if not w["ok"]
+    ]  # fmt: skip
     if notes:
         ready.body["degraded"] = notes
     return ready
@@ -79,6 +85,7 @@ async def _primary_readiness(database: DatabaseSupervisor) -> Readiness:
             row = await cursor.fetchone() or {}
             await cursor.execute(queries("meta").missing_indexes, (BULK,))
             missing = await cursor.fetchall()
+            workers = await _workers(conn)
     except Exception as error:  # any failure means "not ready", reported as such
         failure = error if isinstance(error, RagError) else from_database_error(error)
         return Readiness(False, {"ok": False, "error": failure.message})
@@ -89,7 +96,22 @@ async def _primary_readiness(database: DatabaseSupervisor) -> Readiness:
         problems.append("SQL functions differ from this version; run `ragsearch migrate`")
     if problems:
         return Readiness(False, {"ok": False, "error": "; ".join(problems)})
-    body: dict[str, Any] = {"ok": True, "revision": row.get("revision")}
+    body: dict[str, Any] = {"ok": True, "revision": row.get("revision"), "workers": workers}
     if missing:
         body["degraded"] = _index_notes(missing)
     return Readiness(True, body)
+
+
+async def _workers(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """A Citus cluster's workers, each tried by the coordinator (a quarter of a second at
+    most); none on one node."""
+    q = queries("cluster")
+    async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(q.distributed)
+        if not (await cursor.fetchone() or {}).get("distributed"):
+            return []
+        await cursor.execute(q.bound_node_connections)
+        await cursor.execute(q.workers)
+        rows = await cursor.fetchall()
+    return [{"name": f"worker {r['at']}", "role": "worker", "at": r["at"],
+             "ok": bool(r["active"] and r["reachable"])} for r in rows]  # fmt: skip

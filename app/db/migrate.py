@@ -12,6 +12,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
+from app.db.distribution import drop_routing_copies
 from app.db.index_repair import repair_missing_indexes
 from app.db.sqlfiles import function_scripts, functions_digest, queries
 from app.settings import Settings
@@ -29,8 +30,9 @@ def sqlalchemy_url(url: str) -> str:
     return url
 
 
-def alembic_config(url: str) -> Config:
+def alembic_config(url: str, settings: Settings | None = None) -> Config:
     config = Config()
+    config.attributes["settings"] = settings or Settings()
     with as_file(files("app.migrations")) as location:
         config.set_main_option("script_location", str(location))
     config.set_main_option("sqlalchemy.url", sqlalchemy_url(url).replace("%", "%%"))
@@ -39,16 +41,18 @@ def alembic_config(url: str) -> Config:
 
 @cache
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config("postgresql://")).get_current_head()
+    config = alembic_config("postgresql://", Settings.model_construct())
+    return ScriptDirectory.from_config(config).get_current_head()
 
 
-def upgrade(url: str) -> None:
-    """Bring the database to the newest schema and re-apply the SQL functions."""
+def upgrade(url: str, settings: Settings | None = None) -> None:
+    """Bring the database to the newest schema and re-apply the SQL functions (and on
+    Citus, distribute what is new and route the searches: app/db/distribution.py)."""
     log.info("applying migrations")
-    command.upgrade(alembic_config(url), "head")
+    command.upgrade(alembic_config(url, settings), "head")
 
 
-def apply_functions(conn: Any) -> None:
+def apply_functions(conn: Any, distributed: bool = False) -> None:
     """Apply the function files and generated SQL on a DB-API connection (inside its
     transaction), unless the database has them already: re-creating them would change
     the search types' identities under any service using the database."""
@@ -56,6 +60,8 @@ def apply_functions(conn: Any) -> None:
     if row is not None and row[0] == functions_digest():
         return
     log.info("applying the SQL functions")
+    if distributed:
+        drop_routing_copies(conn)
     # Load pgvector's library first, so that its settings (hnsw.*) named in function
     # definitions are known and checked.
     conn.execute(queries("meta").load_vector_library)
@@ -105,7 +111,7 @@ def ensure_default_profile(url: str, settings: Settings) -> None:
 
 
 def prepare_database(url: str, settings: Settings) -> None:
-    upgrade(url)
+    upgrade(url, settings)
     ensure_default_space(url, settings)
     ensure_default_profile(url, settings)
     repair_missing_indexes(url)

@@ -32,7 +32,7 @@ from app.db.locks import SERVICE
 from app.db.pool import CONNECT_TIMEOUT_S, create_pool
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
-from app.errors import Unavailable, from_database_error, is_write_collision
+from app.errors import Unavailable, from_database_error, is_write_collision, unreachable_worker
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -125,6 +125,8 @@ class DatabaseSupervisor:
         except psycopg.OperationalError as error:
             if is_write_collision(error) or isinstance(error, QueryCanceled):
                 raise from_database_error(error) from error  # the connection is fine
+            if unreachable_worker(error) is not None:
+                raise from_database_error(error) from error  # a worker, not the coordinator
             self.notice_failure()
             raise Unavailable(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()

@@ -1,5 +1,5 @@
 -- Which strategy answers a request, from facts that are current at every commit (no
--- ANALYZE needed): the collection's chunk count (rag.collections, kept by triggers),
+-- ANALYZE needed): the collection's chunk count (rag.collection_counts, kept by triggers),
 -- the tags' counts (rag.tag_counts), the number of keyword matches, and for the other
 -- filters a small sample of the collection (TABLESAMPLE, about sample_rows chunks).
 --
@@ -78,7 +78,8 @@ CREATE FUNCTION api.choose_strategy(
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    v_total bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
+    v_total bigint := (SELECT chunks FROM rag.collection_counts
+                        WHERE collection_id = p.collection_id);
     v_scan_rows integer := p.scan_rows;
     v_lex_limit integer := p.lex_limit;
     v_rows record;

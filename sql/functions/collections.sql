@@ -59,6 +59,7 @@ BEGIN
     INSERT INTO rag.collections (name, description)
     VALUES (p_name, coalesce(p_description, ''))
     RETURNING * INTO v_collection;
+    INSERT INTO rag.collection_counts (collection_id) VALUES (v_collection.id);
     PERFORM api.create_collection_partitions(v_collection.id);
     RETURN v_collection;
 END
@@ -73,6 +74,7 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     v_collection rag.collections;
+    v_chunks bigint;
     v_partition text;
 BEGIN
     SELECT * INTO v_collection FROM rag.collections WHERE name = p_name FOR UPDATE;
@@ -84,26 +86,46 @@ BEGIN
         PERFORM api.raise_conflict('the default collection cannot be deleted',
                                        jsonb_build_object('collection', p_name));
     END IF;
+    SELECT chunks INTO v_chunks FROM rag.collection_counts
+    WHERE collection_id = v_collection.id;
     FOR v_partition IN SELECT api.collection_partitions(v_collection.id) LOOP
         EXECUTE format('DROP TABLE rag.%I', v_partition);
     END LOOP;
     DELETE FROM rag.lex_terms WHERE collection_id = v_collection.id;
     DELETE FROM rag.tag_counts WHERE collection_id = v_collection.id;
     DELETE FROM rag.documents WHERE collection_id = v_collection.id;
+    DELETE FROM rag.collection_counts WHERE collection_id = v_collection.id;
     DELETE FROM rag.collections WHERE id = v_collection.id;
-    RETURN v_collection.chunks;
+    RETURN v_chunks;
 END
 $$;
 
 -- Collections with their counts (chunks from the triggers' counters, documents counted).
+-- (PL/pgSQL, documents counted per collection in a subquery of their own: Citus plans
+-- neither a set-returning SQL function's query nor a count correlated with a row of
+-- rag.collections.)
 CREATE FUNCTION api.collection_stats(p_name text DEFAULT NULL)
 RETURNS TABLE (name text, description text, created_at timestamptz, documents bigint,
                chunks bigint)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
-    SELECT c.name, c.description, c.created_at,
-           (SELECT count(*) FROM rag.documents d WHERE d.collection_id = c.id), c.chunks
-    FROM rag.collections c
-    WHERE p_name IS NULL OR c.name = p_name
-    ORDER BY c.id
+DECLARE
+    v_id integer := (SELECT c.id FROM rag.collections c WHERE c.name = p_name);
+BEGIN
+    IF p_name IS NULL THEN
+        RETURN QUERY
+        SELECT c.name, c.description, c.created_at, coalesce(d.documents, 0), n.chunks
+        FROM rag.collections c
+        JOIN rag.collection_counts n ON n.collection_id = c.id
+        LEFT JOIN (SELECT collection_id, count(*) AS documents FROM rag.documents
+                   GROUP BY collection_id) d ON d.collection_id = c.id
+        ORDER BY c.id;
+    ELSE
+        RETURN QUERY
+        SELECT c.name, c.description, c.created_at,
+               (SELECT count(*) FROM rag.documents d WHERE d.collection_id = v_id), n.chunks
+        FROM rag.collections c JOIN rag.collection_counts n ON n.collection_id = c.id
+        WHERE c.id = v_id;
+    END IF;
+END
 $$;

@@ -8,7 +8,7 @@
 -- (api.lex_matches, the searches' own). The cost is bounded: one statement reads at most
 -- p_max_chunks of them; past that the counts are over the first p_max_chunks read (lower
 -- bounds) and say exact: false. Without a filter, tag and collection counts are read from
--- the counts kept at every write (rag.tag_counts, rag.collections): exact at any size.
+-- the counts kept at every write (rag.tag_counts, rag.collection_counts): exact at any size.
 --
 -- The counting statement keeps what it needs of each chunk read in "m" (at most
 -- p_max_chunks + 1 rows, to know whether more pass), counts over "counted" (the first
@@ -111,15 +111,16 @@ DECLARE
     v_exact boolean := true;
     v_filter api.search_filter := p_filter;
     v_plan api.search_plan;
-    v_collection rag.collections;
+    v_collection record;  -- id, name, chunks
     v_count bigint;
     v_names text[] := '{}';
     v_counts bigint[] := '{}';
 BEGIN
     FOR v_collection IN
-        SELECT * FROM rag.collections
-        WHERE (p_collections IS NULL OR name = ANY (p_collections)) AND chunks > 0
-        ORDER BY chunks, name
+        SELECT c.id, c.name, n.chunks
+        FROM rag.collections c JOIN rag.collection_counts n ON n.collection_id = c.id
+        WHERE (p_collections IS NULL OR c.name = ANY (p_collections)) AND n.chunks > 0
+        ORDER BY n.chunks, c.name
     LOOP
         IF NOT p_filtered AND NOT v_keywords THEN
             v_count := v_collection.chunks;
@@ -200,7 +201,8 @@ BEGIN
         v_from := 'unnest($2) AS lx(id) JOIN rag.chunks c ON c.id = lx.id';
         v_where := 'c.collection_id = ($1).collection_id';
     ELSIF v_whole THEN
-        SELECT chunks INTO v_chunks FROM rag.collections WHERE id = p_collection;
+        SELECT chunks INTO v_chunks FROM rag.collection_counts
+        WHERE collection_id = p_collection;
     END IF;
     FOR n IN 1 .. cardinality(p_kinds) LOOP
         CONTINUE WHEN p_kinds[n] = 'collection' OR (p_kinds[n] = 'tags' AND v_whole);

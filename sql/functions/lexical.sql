@@ -11,7 +11,7 @@
 -- chunk holding every query term many times approaches 1, one holding none scores 0.
 -- Terms are English-stemmed lexemes without stop words (rag.chunk_terms); terms the
 -- collection does not hold are left out (they cannot be matched). N and avg_len are the
--- collection's (rag.collections), df_t too (rag.lex_terms): one collection's words never
+-- collection's (rag.collection_counts), df_t too (rag.lex_terms): one collection's words never
 -- change another's scores. The postings (rag.lex_postings) carry tf and len(c), so
 -- scoring reads nothing else.
 
@@ -28,7 +28,8 @@ DECLARE
     v_tokens bigint;
     v_idf float8[];
 BEGIN
-    SELECT chunks, tokens INTO v_docs, v_tokens FROM rag.collections WHERE id = p_collection;
+    SELECT chunks, tokens INTO v_docs, v_tokens FROM rag.collection_counts
+    WHERE collection_id = p_collection;
     avg_len := greatest(coalesce(v_tokens, 0)::float8 / greatest(coalesce(v_docs, 0), 1), 1);
     SELECT coalesce(array_agg(q.term ORDER BY q.term), '{}'),
            coalesce(array_agg(ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY q.term), '{}')

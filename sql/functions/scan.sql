@@ -127,7 +127,8 @@ BEGIN
     IF p.keyword_only THEN
         candidates := cardinality(p_lex_ids);
     ELSIF NOT p.filtered THEN
-        SELECT chunks INTO candidates FROM rag.collections WHERE id = p.collection_id;
+        SELECT chunks INTO candidates FROM rag.collection_counts
+        WHERE collection_id = p.collection_id;
     ELSE
         candidates := api.single_tag_rows(p);
         IF candidates IS NULL THEN

@@ -64,14 +64,18 @@ END
 $$;
 
 -- The (space, collection) pairs whose HNSW index is missing (an interrupted bulk load).
+-- (PL/pgSQL: Citus plans no query of a set-returning SQL function.)
 CREATE FUNCTION api.missing_space_indexes()
 RETURNS TABLE (space_id integer, space text, collection_id integer, collection text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
+BEGIN
+    RETURN QUERY
     SELECT s.id, s.name, c.id, c.name
     FROM rag.spaces s CROSS JOIN rag.collections c
     WHERE to_regclass(format('rag.%I', api.hnsw_index(s.id, c.id))) IS NULL
-    ORDER BY s.id, c.id
+    ORDER BY s.id, c.id;
+END
 $$;
 
 -- Build every missing HNSW index; returns "space/collection" of each one built.
@@ -94,18 +98,11 @@ CREATE FUNCTION api.create_vector_partition(p_space_id integer, p_collection_id 
 RETURNS void
 LANGUAGE plpgsql
 AS $$
-DECLARE
-    v_dims integer := (SELECT dims FROM rag.spaces WHERE id = p_space_id);
 BEGIN
+    -- the column's storage comes from the space's table (api.register_space)
     EXECUTE format('CREATE TABLE rag.%I PARTITION OF rag.%I FOR VALUES IN (%s)',
                    api.vector_partition(p_space_id, p_collection_id),
                    api.vector_table(p_space_id), p_collection_id);
-    -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
-    -- scoring a candidate reads one tuple and never a TOAST chunk.
-    IF v_dims <= 2000 THEN
-        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN',
-                       api.vector_partition(p_space_id, p_collection_id));
-    END IF;
     PERFORM api.create_space_index(p_space_id, p_collection_id);
 END
 $$;
@@ -136,10 +133,17 @@ BEGIN
              PRIMARY KEY (chunk_pk, collection_id)
          ) PARTITION BY LIST (collection_id)',
         api.vector_table(v_space.id), p_dims);
+    -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
+    -- scoring a candidate reads one tuple and never a TOAST chunk (partitions inherit it).
+    IF p_dims <= 2000 THEN
+        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN',
+                       api.vector_table(v_space.id));
+    END IF;
     FOR v_collection IN SELECT id FROM rag.collections ORDER BY id LOOP
         PERFORM api.create_vector_partition(v_space.id, v_collection);
     END LOOP;
     PERFORM api.create_space_functions(v_space.id);
+    PERFORM api.distribute_table(format('rag.%I', api.vector_table(v_space.id))::regclass);
     RETURN v_space;
 END
 $$;
@@ -157,6 +161,7 @@ BEGIN
     END IF;
     EXECUTE format('DROP TABLE rag.%I', api.vector_table(v_id));
     PERFORM api.drop_space_functions(v_id);
+    PERFORM api.routing_changed();
     RETURN true;
 END
 $$;

@@ -1,6 +1,6 @@
 -- Planner statistics of a collection, kept fresh by the service after API writes.
 --
--- The strategy choice reads counts kept at every commit (rag.collections), but the
+-- The strategy choice reads counts kept at every commit (rag.collection_counts), but the
 -- statements each strategy runs are planned from the statistics of ANALYZE: on a
 -- partition never analyzed, the planner guesses, and the region read of the threshold
 -- search scans the whole partition instead of its GiST box index (60,000 chunks loaded
@@ -21,9 +21,9 @@ LANGUAGE sql STABLE
 AS $$
     SELECT abs(c.chunks - greatest(k.reltuples, 0))
            > greatest(p_min_change, p_ratio * greatest(k.reltuples, 0))
-    FROM rag.collections c
-    JOIN pg_class k ON k.oid = to_regclass(format('rag.%I', 'chunks_' || c.id))
-    WHERE c.id = p_collection
+    FROM rag.collection_counts c
+    JOIN pg_class k ON k.oid = to_regclass(format('rag.%I', 'chunks_' || c.collection_id))
+    WHERE c.collection_id = p_collection
 $$;
 
 CREATE FUNCTION api.refresh_statistics(

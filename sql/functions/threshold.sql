@@ -50,7 +50,8 @@ DECLARE
     v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
     v_single integer := api.single_space(p);
     v_spaces integer := cardinality(p.space_ids);
-    v_collection_chunks bigint := (SELECT chunks FROM rag.collections WHERE id = p.collection_id);
+    v_collection_chunks bigint := (SELECT chunks FROM rag.collection_counts
+                                    WHERE collection_id = p.collection_id);
     -- everything scored so far
     v_ids bigint[] := '{}';
     v_chunk_ids text[] := '{}';

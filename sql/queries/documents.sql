@@ -6,18 +6,20 @@ WHERE collection_id = %(collection)s AND chunk_id = ANY(%(chunk_ids)s::text[])
 LIMIT 1;
 
 -- name: upsert_documents
+-- (updated_at from the row proposed: Citus runs no function that is not IMMUTABLE in the
+-- DO UPDATE clause)
 INSERT INTO rag.documents AS d (collection_id, doc_id, src, title, category, metadata, tags,
-                                content_type, content_hash)
+                                content_type, content_hash, updated_at)
 SELECT %(collection)s, r.doc_id, coalesce(r.src, ''), coalesce(r.title, ''), r.category,
        coalesce(r.metadata, '{}'), ARRAY(SELECT jsonb_array_elements_text(r.tags)),
-       r.content_type, decode(r.content_hash, 'hex')
+       r.content_type, decode(r.content_hash, 'hex'), now()
 FROM jsonb_to_recordset(%(documents)s::jsonb)
      AS r(doc_id text, src text, title text, category text, metadata jsonb, tags jsonb,
           content_type text, content_hash text)
 ON CONFLICT (doc_id, collection_id) DO UPDATE
 SET src = excluded.src, title = excluded.title, category = excluded.category,
     metadata = excluded.metadata, tags = excluded.tags, content_type = excluded.content_type,
-    content_hash = excluded.content_hash, updated_at = now()
+    content_hash = excluded.content_hash, updated_at = excluded.updated_at
 RETURNING d.id, d.doc_id;
 
 -- name: delete_document_chunks

@@ -1,3 +1,2 @@
 -- name: counts
-SELECT (SELECT count(*) FROM rag.documents d WHERE d.collection_id = c.id), c.chunks
-FROM rag.collections c WHERE c.name = %s;
+SELECT documents, chunks FROM api.collection_stats(%s);

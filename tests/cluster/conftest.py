@@ -4,8 +4,11 @@ the session. Skipped only where there is no Citus source to build from."""
 
 from __future__ import annotations
 
+import shutil
 import socket
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -54,10 +57,12 @@ def citus_install() -> PgInstall:
 
 
 @pytest.fixture(scope="session")
-def cluster(
-    citus_install: PgInstall, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[LocalCluster]:
-    local = LocalCluster(cluster_settings(tmp_path_factory.mktemp("cluster")))
+def cluster(citus_install: PgInstall) -> Iterator[LocalCluster]:
+    """(In a folder of its own, not pytest's temporary folders, which other sessions on
+    the machine clean up.)"""
+    folder = Path(tempfile.mkdtemp(prefix="ragsearch-test-cluster-"))
+    local = LocalCluster(cluster_settings(folder))
     local.up(WORKERS, progress=False)
     yield local
     local.down(delete=True)
+    shutil.rmtree(folder, ignore_errors=True)

@@ -122,7 +122,7 @@ def test_statistics_follow_inserts_and_deletes(client, corpus, db_url):
     def stats() -> tuple[int, int, int]:
         with psycopg.connect(db_url) as conn:
             docs, tokens = conn.execute(
-                "SELECT chunks, tokens FROM rag.collections WHERE name = 'default'"
+                "SELECT chunks, tokens FROM rag.collection_counts WHERE collection_id = 1"
             ).fetchone()
             (df,) = conn.execute(
                 "SELECT df FROM rag.lex_terms WHERE term = 'kiwi' AND collection_id = 1"

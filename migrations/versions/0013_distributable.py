@@ -1,0 +1,23 @@
+"""Every table distributable by Citus; collection counts in a table of their own.
+
+Revision ID: 0013
+Revises: 0012
+Create Date: 2026-11-25
+"""
+
+from alembic import op
+
+from app.db.sqlfiles import read_sql
+
+revision = "0013"
+down_revision = "0012"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.get_bind().connection.driver_connection.execute(read_sql("schema/0013_distributable.sql"))
+
+
+def downgrade() -> None:
+    raise NotImplementedError("schema downgrades are not supported; restore a backup")
