@@ -5,8 +5,9 @@ Citus is used when the database has the ``citus`` extension (RAG_CITUS=auto), or
 belong to a collection (a ``collection_id`` NOT NULL) is distributed by it, co-located
 with rag.documents (a collection whole on one worker), with RAG_CITUS_SHARD_COUNT shard
 groups; the small tables are reference tables (on every node); the coordinator's own
-bookkeeping (bulk loads, jobs, the embedding cache) stays on the coordinator. Tables already distributed are left as they are, so this runs after every
-migration and distributes what a migration added. Then the search entries are routed by
+bookkeeping (bulk loads, jobs, the embedding cache) stays on the coordinator. Tables
+already distributed are left as they are, so this runs after every migration and
+distributes what a migration added. Then the search entries are routed by
 collection (sql/functions/distribution.sql, api.install_routing).
 """
 
