@@ -71,8 +71,12 @@ def distribute_schema(conn: Any, settings: Settings) -> list[str]:
         return []
     log.info("distributing %s", ", ".join(distributed + reference))
     # Foreign keys between a table being distributed and one becoming a reference table
-    # stop either conversion: they are dropped first and added again after.
+    # stop either conversion: they are dropped first and added again after, but for those
+    # of a table that stays on the coordinator (the jobs), which would make Citus manage
+    # it too (and refuse parts of its queue's statements): api.drop_collection deletes
+    # the collection's jobs itself.
     keys = _foreign_keys(conn, set(reference) | set(distributed))
+    kept = set(reference) | set(distributed) | _citus_tables(conn)
     for table, name, _definition in keys:
         conn.execute(f'ALTER TABLE rag."{table}" DROP CONSTRAINT "{name}"')
     for name in distributed:
@@ -89,8 +93,17 @@ def distribute_schema(conn: Any, settings: Settings) -> list[str]:
     for name in reference:
         conn.execute("SELECT create_reference_table(%s)", (f"rag.{name}",))
     for table, name, definition in keys:
-        conn.execute(f'ALTER TABLE rag."{table}" ADD CONSTRAINT "{name}" {definition}')
+        if table in kept:
+            conn.execute(f'ALTER TABLE rag."{table}" ADD CONSTRAINT "{name}" {definition}')
     return distributed + reference
+
+
+def _citus_tables(conn: Any) -> set[str]:
+    rows = conn.execute(
+        """SELECT c.relname FROM pg_dist_partition d JOIN pg_class c ON c.oid = d.logicalrelid
+           WHERE c.relnamespace = 'rag'::regnamespace"""
+    ).fetchall()
+    return {name for (name,) in rows}
 
 
 def install_routing(conn: Any) -> None:

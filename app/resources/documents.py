@@ -113,13 +113,14 @@ async def get_document(
 
 
 async def delete_document(conn: AsyncConnection, collection: str, doc_id: str) -> dict[str, Any]:
+    q = queries("documents")
     async with conn.transaction():
-        await collection_id(conn, collection, lock=True)
-        cursor = await conn.execute(
-            queries("documents").delete_document, {"doc_id": doc_id, "collection": collection}
-        )
-        row = await cursor.fetchone()
-    if row is None or not row[1]:
+        collection_pk = await collection_id(conn, collection, lock=True)
+        keys = {"doc_id": doc_id, "collection": collection_pk}
+        row = await (await conn.execute(q.document_to_delete, keys)).fetchone()
+        if row is not None:
+            await conn.execute(q.delete_document, {**keys, "document": row[0]})
+    if row is None:
         raise NotFound(f"no document with doc_id {doc_id!r} in collection {collection!r}",
                        doc_id=doc_id, collection=collection)  # fmt: skip
-    return {"ok": True, "doc_id": doc_id, "deleted_chunks": row[0]}
+    return {"ok": True, "doc_id": doc_id, "deleted_chunks": row[1]}

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
 from app.ingest.models import MAX_VOLUME
+from app.ingest.store import collection_id
 from app.validation import CollectionName, FiniteFloat, Identifier, RuleMessages, parse_model
 
 MAX_UPDATES = 10_000
@@ -98,7 +99,8 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
         raise BadRequest("updates: each chunk_id may appear only once per request")
     q = queries("signals")
     async with conn.transaction():
-        keys = {"chunk_ids": chunk_ids, "collection": body.collection}
+        collection = await collection_id(conn, body.collection)
+        keys = {"chunk_ids": chunk_ids, "collection": collection}
         cursor = await conn.execute(q.unknown_chunks, keys)
         unknown = [row[0] for row in await cursor.fetchall()]
         if unknown:
@@ -110,7 +112,7 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
         cursor = await conn.execute(
             q.update_signals,
             {"updates": Jsonb([_payload(u) for u in body.updates]),
-             "collection": body.collection, "max_volume": MAX_VOLUME},
+             "collection": collection, "max_volume": MAX_VOLUME},
         )  # fmt: skip
         rows = await cursor.fetchall()
     return {

@@ -95,6 +95,8 @@ BEGIN
     DELETE FROM rag.tag_counts WHERE collection_id = v_collection.id;
     DELETE FROM rag.documents WHERE collection_id = v_collection.id;
     DELETE FROM rag.collection_counts WHERE collection_id = v_collection.id;
+    -- (its jobs: on Citus no foreign key ties the coordinator's queue to the collections)
+    DELETE FROM rag.jobs WHERE collection_id = v_collection.id;
     DELETE FROM rag.collections WHERE id = v_collection.id;
     RETURN v_chunks;
 END

@@ -57,14 +57,16 @@ ORDER BY c.ordinal;
 -- name: document_vectors
 SELECT chunk_id, space, embedding FROM api.document_vectors(%(document)s, %(collection)s);
 
+-- name: document_to_delete
+-- The document and how many chunks it has (counted before the delete: on Citus a
+-- statement's deleting subquery runs first, so one statement would count none).
+SELECT d.id, (SELECT count(*) FROM rag.chunks c
+              WHERE c.document_id = d.id AND c.collection_id = %(collection)s)
+FROM rag.documents d
+WHERE d.collection_id = %(collection)s AND d.doc_id = %(doc_id)s;
+
 -- name: delete_document
-WITH doc AS (DELETE FROM rag.documents d USING rag.collections c
-             WHERE d.doc_id = %(doc_id)s AND c.id = d.collection_id
-               AND c.name = %(collection)s
-             RETURNING d.id, d.collection_id)
-SELECT (SELECT count(*) FROM rag.chunks c, doc
-        WHERE c.document_id = doc.id AND c.collection_id = doc.collection_id),
-       EXISTS (SELECT 1 FROM doc);
+DELETE FROM rag.documents WHERE collection_id = %(collection)s AND id = %(document)s;
 
 -- name: cached_vectors
 -- Vectors an embedder made before, by the hash of the text it embedded.

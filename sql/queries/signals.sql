@@ -1,7 +1,9 @@
 -- name: unknown_chunks
+-- (the collection by id: Citus sends a statement to the one node holding the collection
+-- when it filters by a value it knows before running it)
 SELECT id FROM unnest(%(chunk_ids)s::text[]) AS u(id)
 WHERE NOT EXISTS (SELECT 1 FROM rag.chunks c
-                  WHERE c.chunk_id = u.id AND c.collection_id = api.collection_id(%(collection)s));
+                  WHERE c.chunk_id = u.id AND c.collection_id = %(collection)s);
 
 -- name: update_signals
 UPDATE rag.chunks AS c
@@ -12,5 +14,5 @@ SET volume = least(%(max_volume)s, greatest(0, coalesce(u.volume, c.volume)
 FROM jsonb_to_recordset(%(updates)s::jsonb)
      AS u(chunk_id text, volume real, confidence real, add_volume real,
           set_signal boolean, signal real)
-WHERE c.chunk_id = u.chunk_id AND c.collection_id = api.collection_id(%(collection)s)
+WHERE c.chunk_id = u.chunk_id AND c.collection_id = %(collection)s
 RETURNING c.chunk_id, c.volume, c.confidence, c.scale, c.signal, c.signal_given IS NOT NULL;

@@ -116,3 +116,36 @@ def test_sql_clients_get_the_same_answer(services, db_url, cluster):
             )
     assert answers[0]["rows"]
     assert differences(answers[0]["rows"], answers[1]["rows"]) == []
+
+
+def test_writes_change_both_alike(services):
+    """A document deleted, signals given and a collection dropped through the coordinator
+    leave the cluster as they leave one node."""
+    name = "oracle-writes"
+    for client in services.values():
+        store(client, name, corpus(3, "wr", 12, 5))
+    deleted = [client.delete(f"/api/rag/documents/wr-doc-2?collection={name}")
+               for client in services.values()]  # fmt: skip
+    assert [d.status_code for d in deleted] == [200, 200], [d.text for d in deleted]
+    assert [d.json()["deleted_chunks"] for d in deleted] == [5, 5]
+    missing = [client.delete(f"/api/rag/documents/wr-doc-2?collection={name}")
+               for client in services.values()]  # fmt: skip
+    assert [m.status_code for m in missing] == [404, 404]
+    updates = {"collection": name, "updates": [
+        {"chunk_id": "wr-doc-4-1", "add_volume": 3},
+        {"chunk_id": "wr-doc-5-0", "signal": 0.9, "confidence": 2},
+    ]}  # fmt: skip
+    single, clustered = both(services, "/api/rag/signals", updates)
+    assert single["updated"] == 2 and differences(single, clustered) == []
+    unknown = {**updates, "updates": [{"chunk_id": "wr-doc-2-0", "add_volume": 1}]}
+    assert [c.post("/api/rag/signals", json=unknown).status_code
+            for c in services.values()] == [404, 404]  # fmt: skip
+    for body in searches("wr")[:3]:
+        single, clustered = both(services, "/api/rag/search", {**body, "collection": name})
+        assert single["rows"] and differences(single, clustered) == [], body
+    dropped = [client.delete(f"/api/rag/collections/{name}") for client in services.values()]
+    assert [d.status_code for d in dropped] == [200, 200], [d.text for d in dropped]
+    assert dropped[0].json() == dropped[1].json()
+    for client in services.values():
+        gone = client.post("/api/rag/search", json={**searches("wr")[0], "collection": name})
+        assert gone.status_code == 404
