@@ -99,7 +99,8 @@ def _stored_chunks(url: str) -> int | None:
             if not db.execute("SELECT to_regclass('rag.chunks') IS NOT NULL").fetchone()[0]:
                 return None
             return db.execute(  # the corpus's own collection (others may be added to it)
-                "SELECT count(*) FROM rag.chunks WHERE collection_id = api.collection_id('default')"
+                "SELECT count(*) FROM rag.chunks"
+                " WHERE collection_id = (SELECT id FROM rag.collections WHERE name = 'default')"
             ).fetchone()[0]
     except psycopg.OperationalError:
         return None

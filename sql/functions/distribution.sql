@@ -51,20 +51,39 @@ BEGIN
 END
 $$;
 
--- A table created once the schema is distributed (a space's vectors, ...): distributed by
--- collection_id beside the collections' other tables, and the routing made again.
+-- A table created once the schema is distributed (a space's vectors, any per-space or
+-- per-collection table a feature adds): with a collection_id NOT NULL, distributed by it
+-- beside the collections' other tables, else a reference table; then the routing made
+-- again. Call it after creating the table (and its indexes and triggers): it does nothing
+-- on one node, for a partition (it follows its parent) or for a table Citus has already.
 CREATE FUNCTION api.distribute_table(p_table regclass)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
+DECLARE
+    v_known boolean;
 BEGIN
-    IF NOT api.distributed() THEN
+    IF NOT api.distributed()
+       OR (SELECT relispartition FROM pg_class WHERE oid = p_table) THEN
         RETURN;
     END IF;
+    EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1)'
+    INTO v_known USING p_table;
+    IF v_known THEN
+        RETURN;
+    END IF;
+    -- (over one connection per node: the routing's schemas are created after it)
+    PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
     PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
-    EXECUTE 'SELECT create_distributed_table($1, ''collection_id'',
-                                             colocate_with => ''rag.documents'')'
-    USING p_table;
+    IF EXISTS (SELECT 1 FROM pg_attribute
+               WHERE attrelid = p_table AND attname = 'collection_id' AND attnotnull
+                 AND NOT attisdropped) THEN
+        EXECUTE 'SELECT create_distributed_table($1, ''collection_id'',
+                                                 colocate_with => ''rag.documents'')'
+        USING p_table;
+    ELSE
+        EXECUTE 'SELECT create_reference_table($1)' USING p_table;
+    END IF;
     PERFORM api.install_routing();
 END
 $$;
