@@ -1,7 +1,9 @@
 """What the Citus coordinator's hop costs: the same search of one collection (default
 100,000 x 384) on one node and on a local cluster (a coordinator and 2 workers, the
 collection whole on one of them, the search routed there), p50/p95/p99 over HTTP
-(POST /api/rag/search) and the answers compared.
+(POST /api/rag/search) and in SQL (api.topk with the same plan: on one node, on the
+worker holding the collection, and through the coordinator, which sends the call to that
+worker), and the answers compared.
 
     python bench/citus_bench.py [--n 100000] [--dims 384] [--queries 300] [--workers 2]
 
@@ -18,12 +20,19 @@ import argparse
 import http.client
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import orjson
+import psycopg
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.cluster.local import LocalCluster
+from app.cluster.install import cached_install
+from app.cluster.local import COORDINATOR, LocalCluster
+from app.db.embedded import DATABASE_NAME
 from bench.common import (
     DATA_DIR,
     _stored_chunks,
@@ -41,6 +50,11 @@ from bench.corpus import CorpusSpec, query_vectors
 
 CLUSTER_PORT = 9760  # the coordinator; the workers on the next ports
 NODE_MEMORY = "1GB"  # each node's shared_buffers and maintenance_work_mem
+AS_OF = "2026-01-01T00:00:00+00:00"
+PLAN = """SELECT api.search_plan(%s::vector[], ARRAY['default'], ARRAY[1.0]::float8[], 10,
+                              0.8, 0.1, 0.1, '{}', %s, 0, NULL, 'default')::text"""
+WARM = 20  # searches first, not timed
+TOPK = "SELECT api.topk(%s, %s::api.search_plan)::text"
 
 
 def cluster_database(spec: CorpusSpec, workers: int) -> tuple[LocalCluster, str]:
@@ -71,6 +85,64 @@ def search(connection: http.client.HTTPConnection, body: bytes) -> list[tuple[st
     return [(row["chunk_id"], row["score"]) for row in orjson.loads(payload)["rows"]]
 
 
+def holder_url(local: LocalCluster) -> str:
+    """The service database on the worker holding the default collection."""
+    install = cached_install(local.settings)
+    assert install is not None
+    with psycopg.connect(local.url, autocommit=True) as conn:
+        row = conn.execute(
+            """SELECT n.nodeport FROM pg_dist_placement p
+               JOIN pg_dist_node n ON n.groupid = p.groupid
+               WHERE p.shardid = get_shard_id_for_distribution_column('rag.documents',
+                   (SELECT id FROM rag.collections WHERE name = 'default'))"""
+        ).fetchone()
+    assert row is not None
+    node = next(n for n in local.nodes(install) if n.port == row[0] and n.name != COORDINATOR)
+    return node.url(DATABASE_NAME)
+
+
+def sql_timings(
+    urls: dict[str, str], queries: list[list[float]]
+) -> tuple[dict[str, list[float]], int]:
+    """api.topk with each query's plan (made once, on the first database) on every
+    database in turn; the timings, and how many answers differed from the first's."""
+    conns = {name: psycopg.connect(url, autocommit=True) for name, url in urls.items()}
+    timings: dict[str, list[float]] = {name: [] for name in conns}
+    differing = 0
+    try:
+        first = next(iter(conns.values()))
+        register_vector(first)
+        collection = first.execute("SELECT api.collection_id('default')").fetchone()
+        assert collection is not None
+        for number, q in enumerate(queries):
+            plan = first.execute(PLAN, ([Vector(q)], Jsonb({"as_of": AS_OF}))).fetchone()
+            assert plan is not None
+            answers = []
+            for name, conn in conns.items():
+                out: list[object] = []
+
+                def call(
+                    c: psycopg.Connection = conn, o: list[object] = out, p: str = plan[0]
+                ) -> None:
+                    row = c.execute(TOPK, (collection[0], p), prepare=True).fetchone()
+                    o.append(row)
+
+                elapsed = timed(call)
+                if number >= WARM:
+                    timings[name].append(elapsed)
+                answers.append(_rows(out[0]))
+            differing += any(a != answers[0] for a in answers[1:])
+    finally:
+        for conn in conns.values():
+            conn.close()
+    return timings, differing
+
+
+def _rows(row: object) -> list[tuple[str, float]]:
+    assert isinstance(row, tuple)
+    return [(r["chunk_id"], round(r["score"], 9)) for r in orjson.loads(row[0])["rows"]]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=100_000)
@@ -79,23 +151,27 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     spec = CorpusSpec(args.n, args.dims)
-    bodies = [orjson.dumps({"embedding": q.tolist(), "k": 10})
-              for q in query_vectors(spec, args.queries)]  # fmt: skip
+    vectors = query_vectors(spec, args.queries + WARM)
+    bodies = [orjson.dumps({"embedding": q.tolist(), "k": 10, "as_of": AS_OF})
+              for q in vectors]  # fmt: skip
     local, cluster_url = cluster_database(spec, args.workers)
     try:
         with server() as admin:
             single_url = corpus_database(admin, spec)
+            urls = {"one node": single_url, "the worker holding it": holder_url(local),
+                    "cluster (through the coordinator)": cluster_url}  # fmt: skip
+            sql, sql_differing = sql_timings(urls, [q.tolist() for q in vectors])
             with service(single_url) as single, service(cluster_url) as clustered:
                 connections = {
-                    name: http.client.HTTPConnection(*base.removeprefix("http://").split(":"))
+                    name: http.client.HTTPConnection(urlsplit(base).netloc)
                     for name, base in (("one node", single), ("cluster", clustered))
                 }
                 timings: dict[str, list[float]] = {name: [] for name in connections}
                 differing = 0
-                for warm in bodies[:20]:
+                for warm in bodies[:WARM]:
                     for connection in connections.values():
                         search(connection, warm)
-                for body in bodies:  # interleaved, query by query
+                for body in bodies[WARM:]:  # interleaved, query by query
                     answers = []
                     for name, connection in connections.items():
                         answer: list[tuple[str, float]] = []
@@ -109,13 +185,22 @@ def main() -> None:
                     differing += answers[0] != answers[1]
     finally:
         local.down()
-    rows = [[name, *percentiles(samples)] for name, samples in timings.items()]
-    single_p50, cluster_p50 = rows[0][1], rows[1][1]
     print(f"\n{spec.n:,} chunks x {spec.dims} dims in one collection, {args.queries} searches "
-          f"over HTTP (k=10), {args.workers} workers")  # fmt: skip
-    print_table(["database", "p50 ms", "p95 ms", "p99 ms"], rows)
-    print(f"coordinator hop, p50: {cluster_p50 - single_p50:+.3f} ms "
-          f"({cluster_p50 / single_p50:.2f}x); answers differing: {differing}")  # fmt: skip
+          f"(k=10), {args.workers} workers")  # fmt: skip
+    rows = [[f"SQL: {name}", *percentiles(samples)] for name, samples in sql.items()]
+    rows += [[f"HTTP: {name}", *percentiles(samples)] for name, samples in timings.items()]
+    print_table(["path", "p50 ms", "p95 ms", "p99 ms"], rows)
+    hop = [c - w for c, w in zip(*list(sql.values())[1:], strict=True)]
+    http_p50 = [percentiles(samples)[0] for samples in timings.values()]
+    print(
+        f"the coordinator's hop (SQL, coordinator minus worker, paired), p50: "
+        f"{percentiles(hop)[0]:+.3f} ms; HTTP p50 cluster minus one node: "
+        f"{http_p50[1] - http_p50[0]:+.3f} ms ({http_p50[1] / http_p50[0]:.2f}x)"
+    )
+    print(
+        f"searches answered differently from one node: SQL {sql_differing} "
+        f"(of {args.queries + WARM}), HTTP {differing} (of {args.queries})"
+    )
 
 
 if __name__ == "__main__":
