@@ -53,8 +53,16 @@ NODE_MEMORY = "1GB"  # each node's shared_buffers and maintenance_work_mem
 AS_OF = "2026-01-01T00:00:00+00:00"
 PLAN = """SELECT api.search_plan(%s::vector[], ARRAY['default'], ARRAY[1.0]::float8[], 10,
                               0.8, 0.1, 0.1, '{}', %s, 0, NULL, 'default')::text"""
+NOOP = """CREATE OR REPLACE FUNCTION public.bench_noop(p_collection integer, p_text text)
+          RETURNS integer LANGUAGE plpgsql AS 'BEGIN RETURN length(p_text); END'"""
+NOOP_ROUTED = """SELECT EXISTS (SELECT 1 FROM pg_dist_object
+                 WHERE objid = 'public.bench_noop(integer, text)'::regprocedure)"""
+NOOP_DISTRIBUTE = """SELECT create_distributed_function('public.bench_noop(integer, text)',
+                     'p_collection', colocate_with => 'rag.documents')"""
+NOOP_CALL = "SELECT public.bench_noop(1, %s)"
 WARM = 20  # searches first, not timed
-TOPK = "SELECT api.topk(%s, %s::api.search_plan)::text"
+# (the call alone in its statement: Citus sends only a plain call to the worker)
+TOPK = "SELECT api.topk(%s, %s::api.search_plan)"
 
 
 def cluster_database(spec: CorpusSpec, workers: int) -> tuple[LocalCluster, str]:
@@ -138,9 +146,22 @@ def sql_timings(
     return timings, differing
 
 
+def hop_floor(local: LocalCluster, calls: int = 300) -> list[float]:
+    """A routed call of a function that does nothing, through the coordinator (its
+    argument as large as a search plan's text): what the hop costs by itself."""
+    with psycopg.connect(local.url, autocommit=True) as conn:
+        conn.execute(NOOP)
+        if conn.execute(NOOP_ROUTED).fetchone() == (False,):
+            conn.execute(NOOP_DISTRIBUTE)
+        payload = "x" * 8000
+        return [timed(lambda: conn.execute(NOOP_CALL, (payload,), prepare=True).fetchone())
+                for _ in range(calls)]  # fmt: skip
+
+
 def _rows(row: object) -> list[tuple[str, float]]:
     assert isinstance(row, tuple)
-    return [(r["chunk_id"], round(r["score"], 9)) for r in orjson.loads(row[0])["rows"]]
+    answer = row[0] if isinstance(row[0], dict) else orjson.loads(row[0])
+    return [(r["chunk_id"], round(r["score"], 9)) for r in answer["rows"]]
 
 
 def main() -> None:
@@ -161,6 +182,7 @@ def main() -> None:
             urls = {"one node": single_url, "the worker holding it": holder_url(local),
                     "cluster (through the coordinator)": cluster_url}  # fmt: skip
             sql, sql_differing = sql_timings(urls, [q.tolist() for q in vectors])
+            floor = hop_floor(local)
             with service(single_url) as single, service(cluster_url) as clustered:
                 connections = {
                     name: http.client.HTTPConnection(urlsplit(base).netloc)
@@ -188,9 +210,11 @@ def main() -> None:
     print(f"\n{spec.n:,} chunks x {spec.dims} dims in one collection, {args.queries} searches "
           f"(k=10), {args.workers} workers")  # fmt: skip
     rows = [[f"SQL: {name}", *percentiles(samples)] for name, samples in sql.items()]
+    rows.append(["SQL: a routed call doing nothing", *percentiles(floor)])
     rows += [[f"HTTP: {name}", *percentiles(samples)] for name, samples in timings.items()]
     print_table(["path", "p50 ms", "p95 ms", "p99 ms"], rows)
-    hop = [c - w for c, w in zip(*list(sql.values())[1:], strict=True)]
+    worker, coordinator = list(sql.values())[1:]
+    hop = [c - w for w, c in zip(worker, coordinator, strict=True)]
     http_p50 = [percentiles(samples)[0] for samples in timings.values()]
     print(
         f"the coordinator's hop (SQL, coordinator minus worker, paired), p50: "

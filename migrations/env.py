@@ -24,3 +24,4 @@ with engine.connect() as connection:
         if citus:
             distribution.distribute_schema(driver, settings)
             distribution.install_routing(driver)
+            distribution.sequential_by_default(driver)

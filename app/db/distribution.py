@@ -49,6 +49,16 @@ def begin(conn: Any) -> None:
     conn.execute("SET LOCAL citus.enable_unsafe_triggers TO on")
 
 
+def sequential_by_default(conn: Any) -> None:
+    """The service's transactions that change several shards (a collection created or
+    dropped, a space registered or re-embedded) run over one connection per node, so
+    that the routing made again in the same transaction (Citus runs function commands
+    over one) follows them: parallel changes first would make it fail."""
+    name = conn.execute("SELECT current_database()").fetchone()[0]
+    mode = "SET citus.multi_shard_modify_mode TO 'sequential'"
+    conn.execute(f'ALTER DATABASE "{name}" {mode}')
+
+
 def drop_routing_copies(conn: Any) -> None:
     """Before the function files are applied again: the schemas of the workers' copies of
     the search functions (dropped on every node), which depend on api's types."""

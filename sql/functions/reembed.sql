@@ -26,9 +26,6 @@ BEGIN
     SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
     EXECUTE format('CREATE TABLE IF NOT EXISTS rag.%I PARTITION OF rag.%I FOR VALUES IN (%s)',
                    v_partition, api.shadow_table(p_space_id), p_collection_id);
-    IF p_dims <= 2000 THEN
-        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN', v_partition);
-    END IF;
     IF p_index THEN
         EXECUTE format(
             'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw
@@ -58,9 +55,15 @@ BEGIN
              PRIMARY KEY (chunk_pk, collection_id)
          ) PARTITION BY LIST (collection_id)',
         api.shadow_table(p_space_id), p_dims);
+    -- (inline storage as api.register_space gives the space's table; partitions inherit it)
+    IF p_dims <= 2000 THEN
+        EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN',
+                       api.shadow_table(p_space_id));
+    END IF;
     FOR v_collection IN SELECT id FROM rag.collections ORDER BY id LOOP
         PERFORM api.create_shadow_partition(p_space_id, v_collection, p_dims, false);
     END LOOP;
+    PERFORM api.distribute_table(format('rag.%I', api.shadow_table(p_space_id))::regclass);
 END
 $$;
 
@@ -104,6 +107,7 @@ BEGIN
     SET dims = p_dims, embedder = p_embedder, embedder_next = NULL, model = p_model
     WHERE id = p_space_id;
     PERFORM api.create_space_functions(p_space_id);
+    PERFORM api.routing_changed();
 END
 $$;
 

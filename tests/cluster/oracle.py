@@ -32,7 +32,7 @@ TOLERANCE = 1e-9
 
 
 @contextmanager
-def service_client(database_url: str) -> Iterator[httpx.Client]:
+def service_client(database_url: str, **env: str) -> Iterator[httpx.Client]:
     """A service on the database. Its HNSW walks read ef_search 400 deep, so that they
     return the nearest vectors in order on either side: the graphs of two databases
     differ (pgvector draws each graph's levels at random), and at the default depth a
@@ -40,7 +40,7 @@ def service_client(database_url: str) -> Iterator[httpx.Client]:
     would then differ for that reason alone)."""
     service = start_service(
         {"DATABASE_URL": database_url, "RAG_API_KEYS": WRITE_KEY,
-         "RAG_PG_SHARED_BUFFERS": "128MB", "RAG_HNSW_EF_SEARCH": "400"}
+         "RAG_PG_SHARED_BUFFERS": "128MB", "RAG_HNSW_EF_SEARCH": "400", **env}
     )  # fmt: skip
     headers = {"Authorization": f"Bearer {WRITE_KEY}"}
     try:
