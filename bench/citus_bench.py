@@ -56,7 +56,8 @@ PLAN = """SELECT api.search_plan(%s::vector[], ARRAY['default'], ARRAY[1.0]::flo
 NOOP = """CREATE OR REPLACE FUNCTION public.bench_noop(p_collection integer, p_text text)
           RETURNS integer LANGUAGE plpgsql AS 'BEGIN RETURN length(p_text); END'"""
 NOOP_ROUTED = """SELECT EXISTS (SELECT 1 FROM pg_dist_object
-                 WHERE objid = 'public.bench_noop(integer, text)'::regprocedure)"""
+                 WHERE objid = 'public.bench_noop(integer, text)'::regprocedure
+                   AND distribution_argument_index IS NOT NULL)"""
 NOOP_DISTRIBUTE = """SELECT create_distributed_function('public.bench_noop(integer, text)',
                      'p_collection', colocate_with => 'rag.documents')"""
 NOOP_CALL = "SELECT public.bench_noop(1, %s)"
@@ -125,8 +126,10 @@ def sql_timings(
         for number, q in enumerate(queries):
             plan = first.execute(PLAN, ([Vector(q)], Jsonb({"as_of": AS_OF}))).fetchone()
             assert plan is not None
-            answers = []
-            for name, conn in conns.items():
+            answers: dict[str, list[tuple[str, float]]] = {}
+            names = list(conns)
+            for name in names[number % len(names) :] + names[: number % len(names)]:
+                conn = conns[name]  # each database first in turn
                 out: list[object] = []
 
                 def call(
@@ -138,8 +141,8 @@ def sql_timings(
                 elapsed = timed(call)
                 if number >= WARM:
                     timings[name].append(elapsed)
-                answers.append(_rows(out[0]))
-            differing += any(a != answers[0] for a in answers[1:])
+                answers[name] = _rows(out[0])
+            differing += any(a != answers[names[0]] for a in answers.values())
     finally:
         for conn in conns.values():
             conn.close()
@@ -183,7 +186,8 @@ def main() -> None:
                     "cluster (through the coordinator)": cluster_url}  # fmt: skip
             sql, sql_differing = sql_timings(urls, [q.tolist() for q in vectors])
             floor = hop_floor(local)
-            with service(single_url) as single, service(cluster_url) as clustered:
+            with service(single_url, RAG_EMBEDDER="none") as single, \
+                    service(cluster_url, RAG_EMBEDDER="none") as clustered:  # fmt: skip
                 connections = {
                     name: http.client.HTTPConnection(urlsplit(base).netloc)
                     for name, base in (("one node", single), ("cluster", clustered))
@@ -193,9 +197,11 @@ def main() -> None:
                 for warm in bodies[:WARM]:
                     for connection in connections.values():
                         search(connection, warm)
-                for body in bodies[WARM:]:  # interleaved, query by query
+                order = list(connections)
+                for number, body in enumerate(bodies[WARM:]):  # interleaved, query by query
                     answers = []
-                    for name, connection in connections.items():
+                    for name in order[number % 2 :] + order[: number % 2]:  # each first in turn
+                        connection = connections[name]
                         answer: list[tuple[str, float]] = []
 
                         def call(c: http.client.HTTPConnection = connection, b: bytes = body,
