@@ -7,9 +7,12 @@ provokes."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import random
 import uuid
+import zipfile
 from collections.abc import Iterator
 
 import pytest
@@ -84,13 +87,20 @@ def item(page: Page, name: str) -> Locator:
     return page.get_by_test_id("ingest-item").filter(has_text=name)
 
 
-def drop_files(page: Page, files: list[tuple[str, str, str]]) -> None:
-    """Drops files (name, type, text) on the drop zone, as a file manager would."""
+def drop_files(page: Page, files: list[tuple[str, str, str | bytes]]) -> None:
+    """Drops files (name, type, content) on the drop zone, as a file manager would."""
+    sent = [
+        (name, kind, base64.b64encode(body.encode() if isinstance(body, str) else body).decode())
+        for name, kind, body in files
+    ]
     transfer = page.evaluate_handle(
         """files => { const t = new DataTransfer();
-           for (const [name, type, text] of files) t.items.add(new File([text], name, { type }));
+           for (const [name, type, data] of files) {
+             const bytes = Uint8Array.from(atob(data), c => c.charCodeAt(0));
+             t.items.add(new File([bytes], name, { type }));
+           }
            return t; }""",
-        files,
+        sent,
     )
     page.get_by_test_id("dropzone").dispatch_event("drop", {"dataTransfer": transfer})
 
@@ -214,6 +224,40 @@ def test_a_refused_file_says_why_beside_it_while_the_others_go_in(writer, width)
     writer.screenshot(f"add-refused-{width}.png")
     search_for_it(page, item(page, good), good)
     assert sorted(error.split("status of ")[1][:3] for error in writer.errors) == ["413", "415"]
+
+
+def test_a_zip_archive_stores_each_file_and_says_why_one_failed(writer, width):
+    page = writer.page
+    open_dialog(page)
+    page.get_by_role("tab", name="Files").click()
+    word = unique("zipped")
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("guide/intro.md", f"# Intro {word}\n\nThe {word} guide starts here.\n")
+        archive.writestr(
+            "guide/usage.html", f"<title>Usage {word}</title><p>Run the {word} tool.</p>"
+        )
+        archive.writestr("guide/broken.pdf", b"not a PDF at all")
+    name = f"guide-{word}.zip"
+    drop_files(page, [(name, "application/zip", packed.getvalue())])
+    entry = item(page, name)
+    expect(entry).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
+    expect(entry.get_by_test_id("stage")).to_have_text(
+        "done: 2 of 3 documents, 2 chunks stored; 1 failed"
+    )
+    parts = entry.get_by_test_id("part")
+    expect(parts).to_have_count(3)
+    broken = parts.filter(has_text="guide/broken.pdf")
+    expect(broken).to_have_attribute("data-status", "failed")
+    expect(broken.locator(".field-error")).to_contain_text("the PDF cannot be read")
+    writer.screenshot(f"add-zip-{width}.png")
+    parts.filter(has_text="guide/usage.html").get_by_role("button", name="search for it").click()
+    expect(page.get_by_test_id("add-documents")).to_be_hidden()
+    expect(page.locator(".result").first).to_be_visible(timeout=TIMEOUT_MS)
+    settled(page)
+    assert page.input_value("#q") == f"Usage {word}"
+    assert any(row.startswith("guide/usage.html-chunk-") for row in row_ids(page)[:3])
+    assert writer.errors == []
 
 
 def test_a_large_file_runs_as_a_job_whose_progress_shows(writer, width):

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "./api/client";
+import type { DialogHandle } from "./components/AddDocuments";
 import { AddDocuments } from "./components/AddDocuments";
 import { BlendControls, FilterControls, ResultControls } from "./components/Controls";
 import { DiagnosticsPanel, SummaryLine } from "./components/Diagnostics";
@@ -19,7 +20,7 @@ import { weakBest } from "./lib/scores";
 import type { ServerInfo } from "./lib/server";
 import { KEY_STORAGE, loadServerInfo, modeHint } from "./lib/server";
 import type { IngestItem } from "./lib/ingest";
-import { isRunning } from "./lib/ingest";
+import { isRunning, storedTitle } from "./lib/ingest";
 import type { SearchState } from "./lib/state";
 import { DEFAULTS, hasQuery, liking, stateFromUrl, urlFromState } from "./lib/state";
 import { queryTerms } from "./lib/text";
@@ -56,8 +57,8 @@ export default function App() {
   const [rerun, setRerun] = useState(0);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [diagnosticsOpen, setDiagnosticsOpen] = useState(false);
-  const [adding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
+  const adding = useRef<DialogHandle>(null);
   const ingest = useIngest(apiKey);
   const { answer, error, loading, run, clear, setError } = useSearch();
   const { explanations, toggle: explain } = useExplanations(answer, apiKey);
@@ -149,16 +150,12 @@ export default function App() {
     go({ ...state, offset: 0 });
   }
 
-  function closeAdding() {
-    setAdding(false);
-    addButton.current?.focus();
-  }
-
   // "Search for it": a fresh search for the stored document's title, in its collection.
-  function searchFor(item: IngestItem) {
-    setAdding(false);
+  async function searchFor(item: IngestItem) {
+    const title = item.title ?? (item.docId ? await storedTitle(item.docId, item.collection, apiKey) : null);
+    adding.current?.close();
     setQueryError("");
-    goNow({ ...DEFAULTS, q: item.title || item.docId || item.name, collection: item.collection });
+    goNow({ ...DEFAULTS, q: title || item.docId || item.name, collection: item.collection });
   }
 
   const running = ingest.items.filter(isRunning).length;
@@ -193,20 +190,20 @@ export default function App() {
           <img src="/favicon.svg" alt="" width="28" height="28" /> ragsearch
         </h1>
         <div className="header-actions">
-          <button ref={addButton} type="button" className="add-button" aria-haspopup="dialog" onClick={() => setAdding(true)}>
+          <button ref={addButton} type="button" className="add-button" aria-haspopup="dialog" onClick={() => adding.current?.open()}>
             Add documents{running ? ` · ${running} running` : ""}
           </button>
           <KeyField apiKey={apiKey} onApply={applyKey} needed={keyNeeded} unchecked={info?.keysRequired === false} />
         </div>
       </header>
       <AddDocuments
-        open={adding}
-        onClose={closeAdding}
+        handle={adding}
+        onClose={() => addButton.current?.focus()}
         collections={(info?.collections ?? []).map((c) => c.name)}
         collection={state.collection || DEFAULTS.collection}
         apiKey={apiKey}
         ingest={ingest}
-        onSearch={searchFor}
+        onSearch={(item) => void searchFor(item)}
       />
       <div className="layout">
         <main className="content">

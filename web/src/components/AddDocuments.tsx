@@ -3,8 +3,8 @@
 // in it, Escape or Close shuts it and gives the focus back to the button that opened it);
 // closed, it stays mounted, so a draft is never lost and jobs go on being followed.
 
-import type { KeyboardEvent } from "react";
-import { useEffect, useRef, useState } from "react";
+import type { KeyboardEvent, Ref } from "react";
+import { useImperativeHandle, useRef, useState } from "react";
 import type { IngestItem, TextDraft } from "../lib/ingest";
 import { EMPTY_DRAFT } from "../lib/ingest";
 import type { useIngest } from "../lib/useIngest";
@@ -18,9 +18,16 @@ const WAYS: [Way, string][] = [
   ["files", "Files"],
 ];
 
+// Opened and closed by the element itself (showModal, Escape), not by a state that could
+// lag behind it: an Enter pressed on the opener right after Escape opens it again.
+export interface DialogHandle {
+  open: () => void;
+  close: () => void;
+}
+
 interface AddDocumentsProps {
-  open: boolean;
-  onClose: () => void;
+  handle: Ref<DialogHandle>;
+  onClose: () => void; // after it closed (Escape, Close, or a search from it)
   collections: string[];
   collection: string; // the page's, chosen when the dialog opens
   apiKey: string;
@@ -28,7 +35,7 @@ interface AddDocumentsProps {
   onSearch: (item: IngestItem) => void;
 }
 
-export function AddDocuments({ open, onClose, collections, collection, apiKey, ingest, onSearch }: AddDocumentsProps) {
+export function AddDocuments({ handle, onClose, collections, collection, apiKey, ingest, onSearch }: AddDocumentsProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [way, setWay] = useState<Way>("text");
   const [target, setTarget] = useState(collection);
@@ -36,19 +43,21 @@ export function AddDocuments({ open, onClose, collections, collection, apiKey, i
   const close = useRef(onClose);
   close.current = onClose;
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) {
+  useImperativeHandle(handle, () => ({
+    open() {
+      const element = dialog.current;
+      if (!element || element.open) return;
       setTarget(collection);
       if (typeof element.showModal === "function") element.showModal();
       else element.setAttribute("open", "");
       element.querySelector<HTMLElement>(way === "text" ? "#doc-title" : ".dropzone button")?.focus();
-    } else if (!open && element.open) {
-      if (typeof element.close === "function") element.close();
-      else element.removeAttribute("open");
-    }
-  }, [open]);
+    },
+    close() {
+      const element = dialog.current;
+      if (typeof element?.close === "function") element.close();
+      else element?.removeAttribute("open");
+    },
+  }));
 
   function onTabKey(event: KeyboardEvent<HTMLButtonElement>) {
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
@@ -64,11 +73,13 @@ export function AddDocuments({ open, onClose, collections, collection, apiKey, i
       className="add-documents"
       aria-labelledby="add-documents-title"
       data-testid="add-documents"
-      onClose={() => close.current()}
+      onClose={() => {
+        if (!dialog.current?.open) close.current();
+      }}
     >
       <div className="dialog-head">
         <h2 id="add-documents-title">Add documents</h2>
-        <button type="button" onClick={() => close.current()}>
+        <button type="button" onClick={() => dialog.current?.close()}>
           Close
         </button>
       </div>

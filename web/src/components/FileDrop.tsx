@@ -5,7 +5,8 @@
 import { useRef, useState } from "react";
 
 // What the service reads (docs/ingest/text-and-files.md); the server's 415 names the rest.
-export const ACCEPTED_TEXT = "Text (.txt, .csv, .log), Markdown (.md), HTML (.html), reStructuredText (.rst), PDF and source code";
+export const ACCEPTED_TEXT =
+  "Text (.txt, .csv, .log), Markdown (.md), HTML (.html), reStructuredText (.rst), PDF, source code, and zip archives of these";
 
 export function FileDrop({ collection, onFiles }: { collection: string; onFiles: (files: File[]) => void }) {
   const input = useRef<HTMLInputElement>(null);

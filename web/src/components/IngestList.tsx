@@ -1,7 +1,7 @@
 // Each document or file sent from the page, newest first: its state with the numbers it
 // waits on, the server's reason when it failed, and what can be done with it.
 
-import type { IngestItem } from "../lib/ingest";
+import type { IngestItem, Part } from "../lib/ingest";
 import { canCancel, fraction, isRunning, keywordsOnly, stageText } from "../lib/ingest";
 
 interface IngestListProps {
@@ -18,6 +18,34 @@ function summary(items: IngestItem[]): string {
   const failed = items.filter((i) => i.stage === "failed").length;
   const parts = [running && `${running} in progress`, done && `${done} done`, failed && `${failed} failed`].filter(Boolean);
   return parts.join(", ");
+}
+
+const PARTS_SHOWN = 50;
+
+function partText(part: Part): string {
+  if (part.status === "done") return `done: ${part.chunks ?? 0} chunk${part.chunks === 1 ? "" : "s"}`;
+  return part.status;
+}
+
+// The documents of a zip archive, each with its own state and reason.
+function Parts({ item, onSearch }: { item: IngestItem; onSearch: IngestListProps["onSearch"] }) {
+  const shown = item.parts.slice(0, PARTS_SHOWN);
+  return (
+    <ul className="parts" aria-label={`Files of ${item.name}`}>
+      {shown.map((part) => (
+        <li key={part.name} data-testid="part" data-status={part.status}>
+          <span className="part-name">{part.name}</span> <span className="dim">{partText(part)}</span>
+          {part.status === "done" && part.docId && (
+            <button type="button" className="link" onClick={() => onSearch({ ...item, name: part.name, docId: part.docId, title: null })}>
+              search for it
+            </button>
+          )}
+          {part.error && <span className="field-error"> {part.error}</span>}
+        </li>
+      ))}
+      {item.parts.length > shown.length && <li className="dim">and {item.parts.length - shown.length} more</li>}
+    </ul>
+  );
 }
 
 function Item({ item, onSearch, onCancel, onRetry }: { item: IngestItem } & Omit<IngestListProps, "items" | "onClear">) {
@@ -37,6 +65,7 @@ function Item({ item, onSearch, onCancel, onRetry }: { item: IngestItem } & Omit
         </span>
         {share !== null && <progress max={1} value={share} aria-label={`${item.name}: ${stageText(item)}`} />}
       </div>
+      {item.parts.length > 0 && <Parts item={item} onSearch={onSearch} />}
       {keywordsOnly(item) && (
         <p className="hint" data-testid="keywords-only">
           No vectors were made: no space of {item.collection} has an embedder on this server, so the document is found
@@ -49,7 +78,7 @@ function Item({ item, onSearch, onCancel, onRetry }: { item: IngestItem } & Omit
         </p>
       )}
       <div className="actions">
-        {item.stage === "done" && (
+        {item.stage === "done" && item.parts.length === 0 && (
           <button type="button" onClick={() => onSearch(item)}>
             Search for it
           </button>

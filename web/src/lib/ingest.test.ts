@@ -6,7 +6,7 @@ import { documentBody, draftErrors, EMPTY_DRAFT, errorText, fromJob, guessType, 
 
 const item: IngestItem = {
   key: 1, kind: "file", name: "guide.md", collection: "default", size: 2048, sent: 0, stage: "uploading",
-  jobId: null, progress: null, docId: null, chunks: null, title: null, error: null, retryable: false, cancelling: false,
+  jobId: null, progress: null, docId: null, chunks: null, title: null, error: null, retryable: false, cancelling: false, parts: [], documents: null,
 }; // prettier-ignore
 
 const job = (status: string, patch: Partial<Job> = {}, itemPatch: object = {}): Job => ({
@@ -49,6 +49,36 @@ describe("an item's state from its job", () => {
     const chunks = { total: 2, embedded: 0, cached: 0, stored: 2 };
     const done = fromJob(item, job("done", { progress: { items: { total: 1, done: 1, failed: 0 }, chunks } }, { status: "done", doc_id: "d", chunks: 2 }));
     expect(keywordsOnly(done)).toBe(true);
+  });
+});
+
+describe("a job that stores several documents (the files of a zip archive)", () => {
+  const part = (name: string, patch: object = {}) => ({
+    ordinal: 0, name, content_type: "text/markdown", size: 10, status: "queued", doc_id: null, chunks: null,
+    error: null, finished_at: null, ...patch,
+  }); // prettier-ignore
+  const archive = (status: string, items: ReturnType<typeof part>[], done: number, failed: number): Job => ({
+    ...job(status),
+    progress: { items: { total: items.length, done, failed }, chunks: { total: 40, embedded: 10, cached: 0, stored: 5 } },
+    items,
+  });
+
+  it("says which file it is at while it runs", () => {
+    const running = fromJob({ ...item, name: "docs.zip" }, archive("running", [part("a.md", { status: "done" }), part("b.md"), part("c.pdf")], 1, 0));
+    expect(stageText(running)).toBe("file 2 of 3, embedding: 10 of 40 chunks");
+    expect(running.parts.map((p) => p.name)).toEqual(["a.md", "b.md", "c.pdf"]);
+  });
+
+  it("is done with the documents stored, each failed file with its reason", () => {
+    const items = [
+      part("a.md", { status: "done", doc_id: "a.md", chunks: 3 }),
+      part("b.md", { status: "done", doc_id: "b.md", chunks: 2 }),
+      part("c.pdf", { status: "failed", error: "c.pdf: not a PDF" }),
+    ];
+    const done = fromJob({ ...item, name: "docs.zip" }, archive("done", items, 2, 1));
+    expect(done.stage).toBe("done");
+    expect(stageText(done)).toBe("done: 2 of 3 documents, 5 chunks stored; 1 failed");
+    expect(done.parts[2]).toMatchObject({ status: "failed", error: "c.pdf: not a PDF" });
   });
 });
 

@@ -3,7 +3,7 @@
 // and what the page sends for a pasted text.
 
 import type { DocumentBody, Job } from "../api/client";
-import { ApiError } from "../api/client";
+import { ApiError, readDocument } from "../api/client";
 
 export type Stage = "waiting" | "uploading" | "queued" | "embedding" | "done" | "failed" | "cancelled";
 
@@ -12,6 +12,15 @@ export interface ChunkProgress {
   embedded: number; // texts sent to the embedder
   cached: number; // vectors found in the embedding cache
   stored: number;
+}
+
+// One document of a job that stores several (the files of a zip archive).
+export interface Part {
+  name: string;
+  status: string; // queued, done, failed or cancelled
+  docId: string | null;
+  chunks: number | null;
+  error: string | null;
 }
 
 export interface IngestItem {
@@ -30,12 +39,14 @@ export interface IngestItem {
   error: string | null;
   retryable: boolean; // sending it again may go otherwise (not a refused type or size)
   cancelling: boolean;
+  parts: Part[]; // the documents of a job that stores several, else none
+  documents: { total: number; done: number; failed: number } | null;
 }
 
 export const FINISHED: ReadonlySet<Stage> = new Set(["done", "failed", "cancelled"]);
 export const isRunning = (item: IngestItem) => !FINISHED.has(item.stage);
 // Stored, but no vector was made or reused: no space of the collection has an embedder.
-export const keywordsOnly = (item: IngestItem) =>
+export const keywordsOnly = (item: IngestItem): boolean =>
   item.stage === "done" && (item.chunks ?? 0) > 0 && item.progress !== null && item.progress.embedded + item.progress.cached === 0;
 
 // A refusal that holds whatever is sent again: the file's type, size or content.
@@ -44,19 +55,55 @@ export const retryable = (error: unknown) =>
 
 export const canCancel = (item: IngestItem) => item.jobId !== null && (item.stage === "queued" || item.stage === "embedding");
 
-// The item's state as its job reports it (a job of the page holds one document or file).
+const partOf = (item: NonNullable<Job["items"]>[number]): Part => ({
+  name: item.name,
+  status: item.status,
+  docId: item.doc_id,
+  chunks: item.chunks,
+  error: item.error,
+});
+
+// The item's state as its job reports it: a job of the page holds one document or file,
+// or the files of one zip archive (its parts).
 export function fromJob(item: IngestItem, job: Job): IngestItem {
-  const jobItem = job.items?.[0];
+  const jobItems = job.items ?? [];
   const progress = job.progress.chunks;
-  const next: IngestItem = { ...item, jobId: job.id, progress, cancelling: item.cancelling || job.cancel_requested };
+  const several = jobItems.length > 1 || job.progress.items.total > 1;
+  const next: IngestItem = {
+    ...item,
+    jobId: job.id,
+    progress,
+    cancelling: item.cancelling || job.cancel_requested,
+    parts: several ? jobItems.map(partOf) : [],
+    documents: several ? job.progress.items : null,
+  };
   if (job.status === "queued") return { ...next, stage: "queued" };
   if (job.status === "running") return { ...next, stage: "embedding" };
-  if (job.status === "cancelled" || jobItem?.status === "cancelled") return { ...next, stage: "cancelled", cancelling: false };
-  if (jobItem?.status === "done") {
-    return { ...next, stage: "done", docId: jobItem.doc_id, chunks: jobItem.chunks, cancelling: false };
+  const finished = { ...next, cancelling: false };
+  if (several) return severalFinished(finished, job);
+  const only = jobItems[0];
+  if (job.status === "cancelled" || only?.status === "cancelled") return { ...finished, stage: "cancelled" };
+  if (only?.status === "done") return { ...finished, stage: "done", docId: only.doc_id, chunks: only.chunks };
+  const reason = only?.error ?? job.error ?? `the job ended ${job.status}`;
+  return { ...finished, stage: "failed", error: reason, retryable: true };
+}
+
+// Done when any of its documents is stored (the failed ones say why beside them).
+function severalFinished(item: IngestItem, job: Job): IngestItem {
+  const chunks = item.parts.reduce((sum, part) => sum + (part.status === "done" ? (part.chunks ?? 0) : 0), 0);
+  const stored = item.parts.some((part) => part.status === "done");
+  if (job.status === "cancelled") return { ...item, stage: "cancelled", chunks };
+  if (stored) return { ...item, stage: "done", chunks };
+  return { ...item, stage: "failed", error: job.error ?? "no file of it could be stored", retryable: true };
+}
+
+// A stored document's title ("" when it has none), or null when it cannot be read.
+export async function storedTitle(docId: string, collection: string, apiKey: string): Promise<string | null> {
+  try {
+    return (await readDocument(docId, collection, { apiKey })).title;
+  } catch {
+    return null;
   }
-  const reason = jobItem?.error ?? job.error ?? `the job ended ${job.status}`;
-  return { ...next, stage: "failed", error: reason, retryable: true, cancelling: false };
 }
 
 // What the page says beside an error: the server's own message, and what to do about a key.
@@ -78,18 +125,25 @@ export function stageText(item: IngestItem): string {
     case "queued":
       return item.cancelling ? "cancelling…" : "queued";
     case "embedding": {
-      const what = item.cancelling ? "cancelling… " : "";
+      const what = `${item.cancelling ? "cancelling… " : ""}${filesText(item)}`;
       if (!chunks || chunks.total === 0) return `${what}reading`;
       return `${what}embedding: ${Math.min(chunks.embedded + chunks.cached, chunks.total)} of ${chunks.total} chunks`;
     }
-    case "done":
-      return `done: ${item.chunks ?? 0} chunk${item.chunks === 1 ? "" : "s"} stored`;
+    case "done": {
+      const stored = `${item.chunks ?? 0} chunk${item.chunks === 1 ? "" : "s"} stored`;
+      const docs = item.documents;
+      if (!docs) return `done: ${stored}`;
+      return `done: ${docs.done} of ${docs.total} documents, ${stored}${docs.failed ? `; ${docs.failed} failed` : ""}`;
+    }
     case "failed":
       return "failed";
     case "cancelled":
       return "cancelled";
   }
 }
+
+const filesText = (item: IngestItem) =>
+  item.documents ? `file ${Math.min(item.documents.done + item.documents.failed + 1, item.documents.total)} of ${item.documents.total}, ` : "";
 
 // 0..1 for a progress bar, or null when there is nothing to measure yet.
 export function fraction(item: IngestItem): number | null {

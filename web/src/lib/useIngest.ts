@@ -5,11 +5,12 @@
 
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { Job } from "../api/client";
-import { addDocument, cancelJob, readDocument, readJob, uploadFile } from "../api/client";
+import { addDocument, cancelJob, readJob, uploadFile } from "../api/client";
 import type { IngestItem, TextDraft } from "./ingest";
-import { documentBody, errorText, fromJob, retryable } from "./ingest";
+import { documentBody, errorText, fromJob, retryable, storedTitle } from "./ingest";
 
 export const POLL_MS = 500;
+const POLLS_AT_ONCE = 3; // more jobs followed: each is asked less often (about 6 asks a second in all)
 const POLL_FAILURES = 6; // answers missed in a row before an item is given up on
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -23,6 +24,7 @@ export function useIngest(apiKey: string) {
   const uploads = useRef<Promise<void>>(Promise.resolve());
   const nextKey = useRef(1);
   const alive = useRef(true);
+  const following = useRef(0);
 
   useEffect(() => {
     alive.current = true;
@@ -41,7 +43,7 @@ export function useIngest(apiKey: string) {
   const add = useCallback((kind: IngestItem["kind"], name: string, collection: string, size: number, stage: IngestItem["stage"]) => {
     const item: IngestItem = {
       key: nextKey.current++, kind, name, collection, size, sent: 0, stage,
-      jobId: null, progress: null, docId: null, chunks: null, title: null, error: null, retryable: false, cancelling: false,
+      jobId: null, progress: null, docId: null, chunks: null, title: null, error: null, retryable: false, cancelling: false, parts: [], documents: null,
     }; // prettier-ignore
     items.current = [item, ...items.current];
     rendered();
@@ -58,12 +60,8 @@ export function useIngest(apiKey: string) {
     async (key: number) => {
       const item = items.current.find((i) => i.key === key);
       if (!item?.docId) return;
-      try {
-        const stored = await readDocument(item.docId, item.collection, caller.current);
-        put(key, (i) => ({ ...i, title: stored.title || null }));
-      } catch {
-        // "search for it" then searches by the document's id
-      }
+      const title = await storedTitle(item.docId, item.collection, caller.current.apiKey);
+      if (title) put(key, (i) => ({ ...i, title }));
     },
     [put],
   );
@@ -72,16 +70,21 @@ export function useIngest(apiKey: string) {
     async (key: number, job: Job) => {
       let item = put(key, (i) => fromJob(i, job));
       let missed = 0;
-      while (alive.current && item && (item.stage === "queued" || item.stage === "embedding")) {
-        await sleep(POLL_MS);
-        try {
-          const { job: now } = await readJob(job.id, caller.current);
-          missed = 0;
-          item = put(key, (i) => fromJob(i, now));
-        } catch (error) {
-          missed += 1;
-          if (missed >= POLL_FAILURES) item = fail(key, error);
+      following.current += 1;
+      try {
+        while (alive.current && item && (item.stage === "queued" || item.stage === "embedding")) {
+          await sleep(POLL_MS * Math.max(1, following.current / POLLS_AT_ONCE));
+          try {
+            const { job: now } = await readJob(job.id, caller.current);
+            missed = 0;
+            item = put(key, (i) => fromJob(i, now));
+          } catch (error) {
+            missed += 1;
+            if (missed >= POLL_FAILURES) item = fail(key, error);
+          }
         }
+      } finally {
+        following.current -= 1;
       }
       if (item?.stage === "done") await titled(key);
     },
