@@ -15,6 +15,7 @@ import uuid
 import zipfile
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -384,3 +385,35 @@ def test_without_an_embedder_the_text_is_stored_for_its_words(watched, open_demo
     expect(entry).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
     expect(entry.get_by_test_id("keywords-only")).to_contain_text("No vectors were made")
     search_for_it(page, entry, f"words-{word}")
+
+
+def test_documents_go_into_the_pages_collection_or_the_one_chosen(writer, keyed, width):
+    page = writer.page
+    team = f"team-{width}-{uuid.uuid4().hex[:6]}"
+    headers = {"Authorization": f"Bearer {WRITE_KEY}"}
+    created = httpx.post(
+        f"{keyed.base_url}/api/rag/collections", json={"name": team}, headers=headers
+    )
+    assert created.status_code == 201, created.text
+    page.goto(f"{keyed.base_url}/?collection={team}")
+    dialog = open_dialog(page)
+    expect(page.locator("#add-collection")).to_have_value(team)  # the page's collection
+    word = unique("team")
+    page.fill("#doc-title", f"Team notes {word}")
+    page.fill("#doc-text", f"Only the {word} team keeps these notes.")
+    dialog.get_by_role("button", name=f"Add to {team}").click()
+    entry = item(page, f"Team notes {word}")
+    expect(entry).to_contain_text(f"text → {team}")
+    expect(entry).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
+    page.select_option("#add-collection", "default")  # another, chosen in the dialog
+    page.fill("#doc-title", f"Default notes {word}")
+    page.fill("#doc-text", f"The {word} notes everyone keeps.")
+    dialog.get_by_role("button", name="Add to default").click()
+    other = item(page, f"Default notes {word}")
+    expect(other).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
+    search_for_it(page, other, f"default-notes-{word}")
+    expect(page.locator("#collection")).to_have_value("default")
+    open_dialog(page)
+    search_for_it(page, entry, f"team-notes-{word}")
+    expect(page.locator("#collection")).to_have_value(team)
+    assert writer.errors == []
