@@ -110,7 +110,10 @@ def test_a_stopped_worker_fails_its_collections_alone_and_loses_nothing(own_clus
     finally:
         node.start()
     assert differences(answers(client, names), before) == []
-    assert all(d["ok"] for d in client.get("/readyz").json()["databases"])
+    deadline = time.monotonic() + 30  # (/readyz reads the last of its periodic checks)
+    while not all(d["ok"] for d in client.get("/readyz").json()["databases"]):
+        assert time.monotonic() < deadline, client.get("/readyz").text
+        time.sleep(0.2)
 
 
 def test_adding_a_worker_and_rebalancing_while_searching_changes_no_answer(own_cluster, loaded):
