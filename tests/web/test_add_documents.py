@@ -183,6 +183,7 @@ def test_two_dropped_files_are_both_found(writer, width):
     for name in (md_name, html_name):
         expect(item(page, name)).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
         expect(item(page, name).get_by_test_id("stage")).to_have_text("done: 1 chunk stored")
+    expect(item(page, html_name).get_by_test_id("stored-title")).to_have_text(f"“Firing {word}”")
     writer.screenshot(f"add-files-{width}.png")
     search_for_it(page, item(page, md_name), md_name)
     assert page.input_value("#q") == f"Glazes {word}"  # the file's own title

@@ -54,6 +54,7 @@ function Item({ item, onSearch, onCancel, onRetry }: { item: IngestItem } & Omit
     <li className={`ingest-item ${item.stage}`} data-testid="ingest-item" data-stage={item.stage}>
       <div className="ingest-head">
         <b className="ingest-name">{item.name}</b>
+        {item.title && item.title !== item.name && <span data-testid="stored-title">“{item.title}”</span>}
         <span className="dim">
           {item.kind === "file" ? "file" : "text"} → {item.collection}
           {item.jobId !== null && ` · job ${item.jobId}`}
