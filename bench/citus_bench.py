@@ -3,9 +3,11 @@
 collection whole on one of them, the search routed there), p50/p95/p99 over HTTP
 (POST /api/rag/search) and in SQL (api.topk with the same plan: on one node, on the
 worker holding the collection, and through the coordinator, which sends the call to that
-worker), and the answers compared.
+worker), and the answers compared: exact searches on both, and the recall of the default
+(approximate) search on each against one node's exact answer.
 
     python bench/citus_bench.py [--n 100000] [--dims 384] [--queries 300] [--workers 2]
+                                [--exact-queries 40]
 
 One node: DATABASE_URL's server, else the embedded one in bench/data (kept between runs).
 The cluster: bench/data/cluster (kept between runs; ``ragsearch cluster down`` with
@@ -149,6 +151,36 @@ def sql_timings(
     return timings, differing
 
 
+def exactness(urls: dict[str, str], queries: list[list[float]]) -> tuple[int, float, float]:
+    """Each query searched exactly (``exact: true``) on one node and on the cluster, and
+    as the service searches by default on both: how many exact answers differ (rows, or
+    scores by more than 1e-9), and the recall@10 of each default search against one
+    node's exact answer."""
+    exact = {"as_of": AS_OF, "exact": True}
+    with psycopg.connect(urls["one node"], autocommit=True) as one, \
+            psycopg.connect(urls["cluster"], autocommit=True) as cluster:  # fmt: skip
+        register_vector(one)
+        collection = one.execute("SELECT api.collection_id('default')").fetchone()
+        assert collection is not None
+        differing, found = 0, {"one node": 0, "cluster": 0}
+        for q in queries:
+            plans = [one.execute(PLAN, ([Vector(q)], Jsonb(options))).fetchone()
+                     for options in (exact, {"as_of": AS_OF})]  # fmt: skip
+            assert plans[0] is not None
+            assert plans[1] is not None
+            truth, other = ([_rows(conn.execute(TOPK, (collection[0], plans[0][0])).fetchone())
+                             for conn in (one, cluster)])  # fmt: skip
+            differing += len(truth) != len(other) or any(
+                a[0] != b[0] or abs(a[1] - b[1]) > 1e-9 for a, b in zip(truth, other, strict=False)
+            )
+            ids = {chunk for chunk, _score in truth}
+            for name, conn in (("one node", one), ("cluster", cluster)):
+                answer = _rows(conn.execute(TOPK, (collection[0], plans[1][0])).fetchone())
+                found[name] += len(ids & {chunk for chunk, _score in answer})
+    total = len(queries) * 10
+    return differing, found["one node"] / total, found["cluster"] / total
+
+
 def hop_floor(local: LocalCluster, calls: int = 300) -> list[float]:
     """A routed call of a function that does nothing, through the coordinator (its
     argument as large as a search plan's text): what the hop costs by itself."""
@@ -173,6 +205,7 @@ def main() -> None:
     parser.add_argument("--dims", type=int, default=384)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--exact-queries", type=int, default=40, help="exact searches compared")
     args = parser.parse_args()
     spec = CorpusSpec(args.n, args.dims)
     vectors = query_vectors(spec, args.queries + WARM)
@@ -186,6 +219,8 @@ def main() -> None:
                     "cluster (through the coordinator)": cluster_url}  # fmt: skip
             sql, sql_differing = sql_timings(urls, [q.tolist() for q in vectors])
             floor = hop_floor(local)
+            exact_queries = [q.tolist() for q in vectors[: args.exact_queries]]
+            checked = exactness({"one node": single_url, "cluster": cluster_url}, exact_queries)
             with service(single_url, RAG_EMBEDDER="none") as single, \
                     service(cluster_url, RAG_EMBEDDER="none") as clustered:  # fmt: skip
                 connections = {
@@ -230,6 +265,11 @@ def main() -> None:
     print(
         f"searches answered differently from one node: SQL {sql_differing} "
         f"(of {args.queries + WARM}), HTTP {differing} (of {args.queries})"
+    )
+    print(
+        f"exact searches (exact: true) answered differently from one node: {checked[0]} "
+        f"(of {args.exact_queries}); recall@10 of the default search against one node's "
+        f"exact answer: one node {checked[1]:.3f}, cluster {checked[2]:.3f}"
     )
 
 
