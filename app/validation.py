@@ -1,5 +1,6 @@
 """What the service accepts, in one place: field types that refuse what PostgreSQL cannot
-store or compare, vector parsing, and turning validation failures into specific 400s.
+store or compare, and turning validation failures into specific 400s (vectors have their
+own module, app/vectors.py).
 
 Every route, the CLI and the MCP server validate through ``parse_model``, so a bad field
 always gets the same message: the field's path and the rule it breaks.
@@ -15,23 +16,18 @@ whose numbers are finite and whose integers fit in 64 bits.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
-import numpy as np
 import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
-    Discriminator,
     Field,
-    Tag,
     ValidationError,
 )
 
@@ -162,16 +158,10 @@ Metadata = Annotated[
 FiniteFloat = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 UnitFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)]
 PositiveFloat = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)]
-# A vector: a JSON number array, or a base64 string of little-endian float32 values (the
-# form OpenAI's embeddings API returns with encoding_format="base64"), which parses ~20x
-# faster than JSON numbers.
+# Tags of the shapes a vector may take in a request (app/vectors.py declares them); the
+# messages below say precisely what is wrong inside one.
 MAX_VECTOR = 16_000  # numbers in one vector
-VECTOR_TAG = "<number[]>"
-VectorInput = Annotated[
-    Annotated[list[FiniteFloat], Field(min_length=1, max_length=MAX_VECTOR), Tag(VECTOR_TAG)]
-    | Annotated[str, Field(min_length=4, max_length=90_000), Tag("<base64>")],
-    Discriminator(lambda value: "<base64>" if isinstance(value, str) else VECTOR_TAG),
-]
+VECTOR_TAGS = ("<number[]>", "<tokens>", "<sparse>")
 
 # A rule message per top-level field: either a fixed string or one built from the path.
 RuleMessages = Mapping[str, str | Callable[[str], str]]
@@ -209,6 +199,8 @@ def _message(error: Mapping[str, Any], rules: RuleMessages) -> str:
     message = str(error["msg"])
     if message.startswith("Value error, "):  # our own validators name the rule exactly
         rule = message[len("Value error, ") :]
+        if not path:  # a rule across fields, which names them itself
+            return rule
         return f"{path} {rule}" if rule.startswith("must") else f"{path}: {rule}"
     named = rules.get(str(loc[0])) if loc else None
     if callable(named):
@@ -230,15 +222,19 @@ def _kind(value: Any) -> str:
 def _vector_message(error: Mapping[str, Any], path: str) -> str | None:
     """What is wrong with a number[] vector (VectorInput), said precisely: its length, the
     type of an element, an element that is not finite. None: the generic rule applies."""
-    if VECTOR_TAG not in error["loc"]:
+    if not any(tag in error["loc"] for tag in VECTOR_TAGS):
         return None
     kind, given = error["type"], error.get("input")
     if kind == "too_long" and isinstance(given, list):
-        return f"{path} must have at most {MAX_VECTOR:,} numbers (got {len(given):,})"
+        limit = error.get("ctx", {}).get("max_length", MAX_VECTOR)
+        unit = "numbers" if VECTOR_TAGS[0] in error["loc"] else "entries"
+        return f"{path} must have at most {limit:,} {unit} (got {len(given):,})"
     if kind == "finite_number":
         return f"{path} is not finite: vectors hold finite numbers (no NaN or Infinity)"
     if kind in ("float_parsing", "float_type"):
         return f"{path} must be a number (got {_kind(given)})"
+    if VECTOR_TAGS[2] in error["loc"]:  # a sparse vector: pydantic's words, at their path
+        return f"{path}: {error['msg']}"
     return None
 
 
@@ -271,89 +267,3 @@ def parse_model(
         return model.model_validate(body)
     except ValidationError as error:
         raise bad_request_from(error, rules, locate) from None
-
-
-def _decode_base64(text: str, field: str) -> np.ndarray:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raw = b"-"
-    if not raw or len(raw) % 4:
-        raise BadRequest(
-            f"{field} must be a number[] or base64 of little-endian float32 values "
-            f"(a multiple of 4 bytes)",
-            field=field,
-        )
-    return np.frombuffer(raw, dtype="<f4").astype(np.float32)
-
-
-VectorValue = list[float] | str
-
-
-def named_vectors(
-    embedding: VectorValue | None,
-    embeddings: Mapping[str, VectorValue] | None,
-    default_space: str,
-    prefix: str = "",
-) -> dict[str, tuple[str, VectorValue]]:
-    """The vectors of a body by space, each with the field it came from: ``embedding``
-    is the default space's, ``embeddings`` names spaces; giving the default space both
-    ways is an error (which one was meant?)."""
-    named = {space: (f"{prefix}embeddings.{space}", v) for space, v in (embeddings or {}).items()}
-    if embedding is not None:
-        if default_space in named:
-            raise BadRequest(
-                f"give the default space vector once: {prefix}embedding or "
-                f"{prefix}embeddings.{default_space}",
-                field=f"{prefix}embedding",
-            )
-        named = {default_space: (f"{prefix}embedding", embedding), **named}
-    return named
-
-
-# A vector's length (L2 norm) must lie within these: pgvector sums the squares and the
-# products of two vectors in float32, so a longer vector overflows to Infinity (and its
-# cosine is NaN, which would rank first) and a shorter one underflows (every cosine 0 or
-# 1); normalised embeddings have length 1, unnormalised ones rarely more than 1e3.
-MIN_NORM = 1e-9
-MAX_NORM = 1e9
-
-
-def _check_norm(vector: np.ndarray, field: str) -> None:
-    wide = vector.astype(np.float64)
-    norm = float(np.sqrt(wide @ wide))
-    if not MIN_NORM <= norm <= MAX_NORM:
-        raise BadRequest(
-            f"{field}: its length (L2 norm) is {norm:.3g}; it must be within 1e-9..1e9 for "
-            "its similarities to be finite and meaningful",
-            field=field,
-        )
-
-
-def as_vector(values: VectorValue, field: str, dims: int | None = None) -> np.ndarray:
-    """A float32 vector that pgvector and cosine distance accept (of ``dims`` numbers when
-    given), or a 400 naming the field and what is wrong with it."""
-    if isinstance(values, str):
-        vector = _decode_base64(values, field)
-    else:
-        vector = np.asarray(values, dtype=np.float32)
-    if vector.ndim != 1 or vector.size == 0:
-        raise BadRequest(f"{field} must be a non-empty number[]", field=field)
-    finite = np.isfinite(vector)
-    if not finite.all():
-        first = int(np.argmin(finite))
-        raise BadRequest(
-            f"{field}[{first}] is not finite (NaN, Infinity, or beyond the float32 range)",
-            field=field,
-        )
-    if not np.any(vector):
-        raise BadRequest(f"{field} must not be all zeros (cosine is undefined)", field=field)
-    _check_norm(vector, field)
-    if dims is not None and vector.size != dims:
-        raise BadRequest(
-            f"{field}: expected {dims} numbers, got {vector.size}",
-            field=field,
-            expected=dims,
-            actual=int(vector.size),
-        )
-    return vector

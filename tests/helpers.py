@@ -75,11 +75,13 @@ def random_corpus(
     chunks_per_doc: int,
     spaces: dict[str, int],
     missing: float = 0.1,
+    kinds: dict[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Chunk]]:
     """Documents (ingest bodies) and the same chunks as records for brute force.
 
     Vectors are clustered so that similarities spread; created_at spans three years
-    before AS_OF plus a few days after it; a quarter of the signals are pinned.
+    before AS_OF plus a few days after it; a quarter of the signals are pinned. ``kinds``
+    makes some spaces sparse or multivector (kind_value says how their values are drawn).
     """
     centers = {s: rng.standard_normal((8, d)) for s, d in spaces.items()}
     docs, chunks = [], []
@@ -94,12 +96,12 @@ def random_corpus(
             signal = float(rng.uniform(0, 1)) if pinned else min(1.0, volume * confidence / 5)
             tags = sorted(set(rng.choice(TAGS, size=int(rng.integers(0, 3))).tolist()))
             vectors = {}
-            for space, dims in spaces.items():
+            for space in spaces:
                 if rng.random() < missing:
                     continue
                 center = centers[space][int(rng.integers(0, 8))]
-                v = center + rng.standard_normal(dims) * 0.8
-                vectors[space] = (v / np.linalg.norm(v)).astype(np.float32)
+                kind = (kinds or {}).get(space, "dense")
+                vectors[space] = kind_value(rng, kind, center)
             chunk_id = f"{doc_id}-{c}"
             body = {
                 "chunk_id": chunk_id,
@@ -108,7 +110,7 @@ def random_corpus(
                 "volume": volume,
                 "confidence": confidence,
                 "tags": tags,
-                "embeddings": {s: v.tolist() for s, v in vectors.items()},
+                "embeddings": {s: as_json(v) for s, v in vectors.items()},
             }
             if pinned:
                 body["signal"] = signal
@@ -143,9 +145,54 @@ def recency(days: float, function: str, scale: float) -> float:
     return recency_value(days, function, scale)
 
 
+def kind_value(rng: np.random.Generator, kind: str, center: np.ndarray) -> Any:
+    """A value near ``center`` for a space of ``kind``: a unit vector (dense), its positive
+    entries as a sparse vector, or 1..4 token vectors around it (multivector)."""
+    if kind == "multivector":
+        tokens = center + rng.standard_normal((int(rng.integers(1, 5)), len(center))) * 0.8
+        return tokens.astype(np.float32)
+    v = center + rng.standard_normal(len(center)) * 0.8
+    if kind == "sparse":
+        return {i: float(x) for i, x in enumerate(v) if x > 0} or {0: 1.0}
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+def as_json(value: Any) -> Any:
+    """A value as a request writes it."""
+    if isinstance(value, dict):
+        return {"indices": sorted(value), "values": [value[i] for i in sorted(value)]}
+    return value.tolist()
+
+
+def similarity(query: Any, value: Any) -> float:
+    """The similarity of a stored value to a query of the same kind (cosine for sparse)."""
+    if isinstance(value, dict):
+        return sparse_similarity(query, value, "cosine")
+    if value.ndim == 2:
+        return maxsim(query, value)
+    return cosine(query, value)
+
+
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     return float(a64 @ b64 / (np.linalg.norm(a64) * np.linalg.norm(b64)))
+
+
+def sparse_similarity(a: dict[int, float], b: dict[int, float], metric: str) -> float:
+    """Two sparse vectors ({index: value}) by inner product, or by cosine."""
+    dot = sum(value * b.get(index, 0.0) for index, value in a.items())
+    if metric == "inner_product":
+        return dot
+    norm_a = math.sqrt(sum(v * v for v in a.values()))
+    norm_b = math.sqrt(sum(v * v for v in b.values()))
+    return dot / (norm_a * norm_b)
+
+
+def maxsim(query: np.ndarray, tokens: np.ndarray) -> float:
+    """Late interaction: for each query token its best cosine over the tokens, averaged."""
+    q = query.astype(np.float64) / np.linalg.norm(query.astype(np.float64), axis=1)[:, None]
+    t = tokens.astype(np.float64) / np.linalg.norm(tokens.astype(np.float64), axis=1)[:, None]
+    return float((q @ t.T).max(axis=1).mean())
 
 
 def passes(chunk: Chunk, filters: dict[str, Any]) -> bool:
@@ -208,7 +255,7 @@ def brute_force(
         if filters and not passes(chunk, filters):
             continue
         sem = sum(
-            space_weights[s] * cosine(q, chunk.vectors[s])
+            space_weights[s] * similarity(q, chunk.vectors[s])
             for s, q in query.items()
             if s in chunk.vectors
         )

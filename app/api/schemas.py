@@ -6,7 +6,7 @@ runs Schemathesis against a live service), so the two cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -53,6 +53,15 @@ class SpaceContribution(Strict):
     space_name: str
     space_index: int | None
     weighted_contribution: float
+
+
+class SparseVectorOut(Strict):
+    indices: list[int]
+    values: list[float]
+    dim: int
+
+
+StoredVector = list[float] | SparseVectorOut | list[list[float]]
 
 
 class ContractRow(Strict):
@@ -266,7 +275,11 @@ class StoredChunk(Strict):
     tags: list[str]
     metadata: dict[str, Any]
     spaces: list[str]
-    embeddings: dict[str, list[float]] | None = None
+    embeddings: dict[str, StoredVector] | None = Field(
+        default=None,
+        description="By space: number[] (dense), {indices, values, dim} (sparse), "
+        "number[][] (multivector).",
+    )
     position: ChunkPosition | None = Field(
         default=None, description="For a chunk of a document given as text or a file."
     )
@@ -340,7 +353,13 @@ class SpaceIndex(Strict):
 
 class Space(Strict):
     name: str
-    dims: int
+    kind: Literal["dense", "sparse", "multivector"]
+    dims: int = Field(
+        description="Numbers per vector (per token for multivector); the "
+        "vocabulary size for sparse."
+    )
+    metric: Literal["cosine", "inner_product"]
+    max_tokens: int | None = Field(description="multivector: token vectors a chunk may have.")
     model: str
     description: str
     embedder: EmbedderConfig | None = Field(

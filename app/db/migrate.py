@@ -83,15 +83,11 @@ def ensure_default_space(url: str, settings: Settings) -> None:
             )
             conn.execute(
                 q.register_space,
-                (
-                    settings.default_space,
-                    settings.default_dims,
-                    settings.default_model,
-                    "default embedding space",
-                    settings.hnsw_m,
-                    settings.hnsw_ef_construction,
-                ),
-            )
+                {"name": settings.default_space, "dims": settings.default_dims,
+                 "model": settings.default_model, "description": "default embedding space",
+                 "m": settings.hnsw_m, "ef_construction": settings.hnsw_ef_construction,
+                 "kind": "dense", "metric": "cosine", "max_tokens": None},
+            )  # fmt: skip
         elif row[0] != settings.default_dims:
             raise SystemExit(
                 f"the default space {settings.default_space!r} has {row[0]} dimensions but "

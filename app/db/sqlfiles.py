@@ -90,6 +90,8 @@ def vector_table(space_id: int) -> sql.Identifier:
     return sql.Identifier("rag", f"vectors_{space_id}")
 
 
-def with_table(statement: str, space_id: int) -> sql.Composed:
-    """A named statement whose ``{table}`` is a space's vector table."""
-    return sql.SQL(statement).format(table=vector_table(space_id))
+def with_table(statement: str, space_id: int, columns: tuple[str, ...] = ()) -> sql.Composed:
+    """A named statement whose ``{table}`` is a space's vector table (and ``{columns}``,
+    when it has them, the columns given)."""
+    names = sql.SQL(", ").join(sql.Identifier(name) for name in columns)
+    return sql.SQL(statement).format(table=vector_table(space_id), columns=names)

@@ -15,8 +15,8 @@ from app.validation import (
     Name,
     Text,
     Timestamp,
-    VectorInput,
 )
+from app.vectors import VectorInput
 
 Tag = Annotated[Text, Field(min_length=1, max_length=200)]
 CHUNK_MAX_CHARACTERS = 1_000_000

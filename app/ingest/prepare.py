@@ -12,7 +12,6 @@ from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
 import orjson
 from psycopg.types.json import Jsonb
 
@@ -23,7 +22,8 @@ from app.settings import Settings
 from app.spaces import SpaceInfo
 from app.tagging import inferred_tags, merge_tags
 from app.text.blocks import Parsed
-from app.validation import as_vector, named_vectors, parse_model
+from app.validation import parse_model
+from app.vectors import SpaceValue, as_space_value, named_vectors
 
 CHUNK_COLUMNS = (
     "id", "collection_id", "document_id", "chunk_id", "doc_id", "src", "title", "ordinal",
@@ -66,7 +66,7 @@ class IngestRules:
 @dataclass
 class PreparedChunk:
     row: list[Any]  # CHUNK_COLUMNS; id, collection_id and document_id filled at write time
-    vectors: dict[str, np.ndarray]
+    vectors: dict[str, SpaceValue]
 
 
 @dataclass
@@ -126,13 +126,13 @@ def _check_model(index: int, chunk_id: str, chunk: ChunkIn, field: str, space: s
 
 def _chunk_vectors(
     index: int, chunk_id: str, chunk: ChunkIn, spaces: dict[str, SpaceInfo], rules: IngestRules
-) -> dict[str, np.ndarray]:
+) -> dict[str, SpaceValue]:
     default_space = rules.default_space
     try:
         named = named_vectors(chunk.embedding, chunk.embeddings, default_space)
     except BadRequest as error:
         raise _chunk_error(index, chunk_id, error.message, field="embedding") from None
-    vectors: dict[str, np.ndarray] = {}
+    vectors: dict[str, SpaceValue] = {}
     for name, (field, values) in named.items():
         space = spaces.get(name)
         if space is None:
@@ -142,7 +142,7 @@ def _chunk_vectors(
             )  # fmt: skip
         _check_model(index, chunk_id, chunk, field, name, rules)
         try:
-            vectors[name] = as_vector(values, field, space.dims)
+            vectors[name] = as_space_value(values, field, space)
         except BadRequest as error:
             raise _chunk_error(index, chunk_id, error.message, **error.extra) from None
     return vectors

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+from pgvector import SparseVector
 from psycopg import AsyncConnection, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 from app.db.sqlfiles import queries, with_table
 from app.errors import Conflict, unknown_collection
 from app.ingest.prepare import CHUNK_TYPES, ROW, PreparedDocument
-from app.spaces import SpaceInfo
+from app.spaces import STORAGE, SpaceInfo
 
 
 @dataclass
@@ -91,13 +91,22 @@ async def _reserve_ids(conn: AsyncConnection, count: int) -> list[int]:
 
 
 def _vector_rows(
-    docs: Iterable[PreparedDocument], space: str, collection: int
-) -> Iterable[tuple[int, int, np.ndarray]]:
+    docs: Iterable[PreparedDocument], space: SpaceInfo, collection: int
+) -> Iterable[tuple[Any, ...]]:
+    """The rows of one space's vector table (app/spaces.py STORAGE: the columns after
+    collection_id and chunk_pk, per kind)."""
     for doc in docs:
         for chunk in doc.chunks:
-            vector = chunk.vectors.get(space)
-            if vector is not None:
-                yield collection, chunk.row[ROW["id"]], vector
+            value = chunk.vectors.get(space.name)
+            if value is None:
+                continue
+            key = (collection, chunk.row[ROW["id"]])
+            if isinstance(value, SparseVector):
+                yield *key, value, len(value.indices())
+            elif space.kind == "multivector":
+                yield from ((*key, n, token) for n, token in enumerate(value))
+            else:
+                yield *key, value
 
 
 async def _copy_rows(
@@ -131,10 +140,12 @@ async def store_documents(
         await _copy_rows(conn, q.copy_chunks, CHUNK_TYPES, (c.row for c in chunks))
         counts: dict[str, int] = {}
         for name in sorted({s for c in chunks for s in c.vectors}):
-            rows = list(_vector_rows(docs, name, collection))
-            statement = with_table(q.copy_vectors, spaces[name].id)
-            await _copy_rows(conn, statement, ("int4", "int8", "vector"), rows)
-            counts[name] = len(rows)
+            space = spaces[name]
+            storage = STORAGE[space.kind]
+            statement = with_table(q.copy_vectors, space.id, storage.columns)
+            await _copy_rows(conn, statement, ("int4", "int8", *storage.types),
+                             _vector_rows(docs, space, collection))  # fmt: skip
+            counts[name] = sum(name in c.vectors for c in chunks)
     return IngestResult(
         documents=len(docs), chunks=len(chunks), replaced_chunks=replaced, vectors=counts
     )

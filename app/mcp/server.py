@@ -263,9 +263,11 @@ def _number(description: str) -> Any:
 VectorArg = Annotated[
     Any,
     Field(
-        description="The query vector: an array of numbers with the space's dimensions "
-        "(or base64 of little-endian float32).",
-        json_schema_extra={"type": ["array", "string"], "items": {"type": "number"}},
+        description="The query vector, as the space's kind takes it: an array of numbers "
+        "with the space's dimensions (dense; or base64 of little-endian float32), "
+        '{"indices": [...], "values": [...]} (sparse), or an array of arrays of numbers, one '
+        "per token (multivector).",
+        json_schema_extra={"type": ["array", "string", "object"]},
     ),
 ]
 KArg = Annotated[Any, _number("How many rows, 1..50 (default 5; clamped into range).")]

@@ -18,6 +18,7 @@ from app.ingest.rules import rules_for
 from app.ingest.store import collection_id, load_spaces, store_documents
 from app.settings import Settings
 from app.spaces import SpaceInfo
+from app.vectors import stored_value
 
 
 def _iso(value: Any) -> Any:
@@ -87,7 +88,8 @@ async def _chunks(
             chunk = by_id[row["chunk_id"]]
             chunk["spaces"].append(row["space"])
             if include_embeddings:
-                chunk.setdefault("embeddings", {})[row["space"]] = row["embedding"].to_list()
+                value = stored_value(row["kind"], row["embedding"])
+                chunk.setdefault("embeddings", {})[row["space"]] = value
     return chunks
 
 

@@ -14,15 +14,8 @@ from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound, invalid_space
 from app.ingest.store import load_spaces
 from app.settings import Settings
-from app.validation import (
-    Name,
-    RuleMessages,
-    Text,
-    VectorInput,
-    as_vector,
-    named_vectors,
-    parse_model,
-)
+from app.validation import Name, RuleMessages, Text, parse_model
+from app.vectors import VectorInput, as_vector, named_vectors
 
 
 class GoalIn(BaseModel):
@@ -65,6 +58,9 @@ async def put_goal(
     for space, (path, values) in named.items():
         if space not in spaces:
             raise invalid_space(space, list(spaces))
+        if spaces[space].kind != "dense":
+            raise BadRequest(f"{path}: goals are dense vectors, and space {space!r} is "
+                             f"{spaces[space].kind}", field=path)  # fmt: skip
         checked[space] = as_vector(values, path, spaces[space].dims)
     q = queries("goals")
     async with conn.transaction():

@@ -9,7 +9,7 @@ from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.db.sqlfiles import queries
 from app.embed.config import EmbedderConfig
@@ -17,7 +17,13 @@ from app.embed.local import check_local, local_dimensions, model_source
 from app.embed.registry import check_key
 from app.errors import BadRequest, Conflict, NotFound, unknown_collection
 from app.settings import Settings
+from app.spaces import Metric, SpaceKind
 from app.validation import Count, Name, Text, parse_model
+from app.vectors import MAX_TOKENS
+
+MAX_DENSE_DIMS = 4000  # HNSW over halfvec
+MAX_SPARSE_DIMS = 1_000_000_000  # pgvector's sparsevec
+DEFAULT_TOKENS = 128
 
 
 class SpaceIn(BaseModel):
@@ -33,7 +39,26 @@ class SpaceIn(BaseModel):
     name: Name = Field(
         description="Lower-case letters, digits and _, starting with a letter (max 63)."
     )
-    dims: Count = Field(ge=1, le=4000, description="1..4000 (HNSW over halfvec).")
+    kind: SpaceKind = Field(
+        default="dense",
+        description="dense: a vector per chunk; sparse: term weights over a vocabulary of "
+        "dims terms (SPLADE-style); multivector: a vector per token, scored by MaxSim "
+        "(late interaction, ColBERT-style).",
+    )
+    dims: Count = Field(
+        ge=1, le=MAX_SPARSE_DIMS,
+        description="Numbers per vector, 1..4000 (dense; per token for multivector), or the "
+        "vocabulary size for sparse (up to 1e9).",
+    )  # fmt: skip
+    metric: Metric = Field(
+        default="cosine",
+        description="cosine (every kind), or inner_product (sparse only: the raw dot product, "
+        "not bounded by 1).",
+    )
+    max_tokens: Count | None = Field(
+        default=None, ge=1, le=MAX_TOKENS,
+        description=f"multivector: token vectors a chunk may have (default {DEFAULT_TOKENS}).",
+    )  # fmt: skip
     model: Text = Field(default="", max_length=200)
     description: Text = Field(default="", max_length=2000)
     embedder: EmbedderConfig | None = Field(
@@ -42,10 +67,27 @@ class SpaceIn(BaseModel):
         "send them). The space's model is the embedder's unless given.",
     )
 
+    @model_validator(mode="after")
+    def _kind_rules(self) -> SpaceIn:
+        if self.kind != "sparse" and self.dims > MAX_DENSE_DIMS:
+            raise ValueError(
+                f"dims must be an integer in 1..{MAX_DENSE_DIMS} for a {self.kind} space"
+            )
+        if self.metric != "cosine" and self.kind != "sparse":
+            raise ValueError("metric inner_product is for sparse spaces only")
+        if self.max_tokens is not None and self.kind != "multivector":
+            raise ValueError("max_tokens is for multivector spaces only")
+        if self.kind == "multivector" and self.max_tokens is None:
+            self.max_tokens = DEFAULT_TOKENS
+        return self
+
 
 SPACE_RULES = {
     "name": "name must match ^[a-z][a-z0-9_]{0,62}$ (lower-case letters, digits, _)",
-    "dims": "dims must be an integer in 1..4000",
+    "dims": "dims must be an integer in 1..4000 (for sparse: the vocabulary size, up to 1e9)",
+    "kind": "kind must be dense, sparse or multivector",
+    "metric": "metric must be cosine or inner_product",
+    "max_tokens": f"max_tokens must be an integer in 1..{MAX_TOKENS}",
     "model": "model must be a string of at most 200 characters",
     "description": "description must be a string of at most 2000 characters",
 }
@@ -77,7 +119,8 @@ def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
 
 def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
     """A space as answered (the registry's id stays inside)."""
-    fields = ("name", "dims", "model", "description", "embedder")
+    fields = ("name", "kind", "dims", "metric", "max_tokens", "model", "description",
+              "embedder")  # fmt: skip
     return {
         **{name: row.get(name) for name in fields},
         "created_at": row["created_at"].isoformat(),
@@ -91,10 +134,12 @@ async def register_space(
     if space.embedder is not None:
         await asyncio.to_thread(check_embedder, space.embedder, space.dims, settings)
     model = space.model or (space.embedder.model_name if space.embedder else "")
-    params = (
-        space.name, space.dims, model, space.description,
-        settings.hnsw_m, settings.hnsw_ef_construction,
-    )  # fmt: skip
+    params = {
+        "name": space.name, "dims": space.dims, "model": model,
+        "description": space.description, "m": settings.hnsw_m,
+        "ef_construction": settings.hnsw_ef_construction, "kind": space.kind,
+        "metric": space.metric, "max_tokens": space.max_tokens,
+    }  # fmt: skip
     q = queries("spaces")
     async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
         try:

@@ -15,19 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from pgvector import Vector
+from pgvector import SparseVector, Vector
 
 from app.classify import Classification, classify
 from app.errors import BadRequest, invalid_space
 from app.recency import Recency
 from app.resources.profiles import DEFAULT_PROFILE, Profile
-from app.search.filters import SqlFilter, sql_filter
+from app.search.filters import FilterFields, SqlFilter, sql_filter
 from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
 from app.search.request import EMBEDDING_REQUIRED, SearchRequest
 from app.search.sqlplan import SqlPlan
 from app.settings import Settings
 from app.spaces import SpaceInfo
-from app.validation import as_vector, named_vectors
+from app.vectors import SpaceValue, as_space_value, as_vector, named_vectors
 from app.weights import (
     AUTO,
     CUSTOM,
@@ -71,7 +71,7 @@ class SearchPlan:
     offset: int
     weights: BlendWeights
     spaces: tuple[SpaceInfo, ...]  # the searched spaces, in request order
-    vectors: tuple[np.ndarray, ...]
+    vectors: tuple[SpaceValue, ...]  # app/vectors.py: one per space, of its kind
     space_weights: Mapping[str, float]
     filter: SqlFilter
     recency: Recency
@@ -134,16 +134,36 @@ class SearchPlan:
             space_ids=[s.id for s in self.spaces], space_names=list(self.space_names),
             space_dims=[s.dims for s in self.spaces],
             space_weights=[self.space_weights[s.name] for s in self.spaces],
-            vectors=[Vector(v) for v in self.vectors], lex_terms=None, lex_weights=None,
+            **query_values(self.spaces, self.vectors), lex_terms=None, lex_weights=None,
             filter=self.filter, min_score=request.min_score,
             min_similarity=request.min_similarity, query=self.text if w.lex > 0 else None,
         )  # fmt: skip
 
 
+def query_values(
+    spaces: tuple[SpaceInfo, ...], values: tuple[SpaceValue, ...]
+) -> dict[str, list[Any]]:
+    """The query's values as the plan's fields: each space's kind and metric, the dense
+    vectors and the sparse ones by space (None elsewhere), and every multivector token
+    with the index of its space (from 1)."""
+    pairs = list(zip(spaces, values, strict=True))
+    dense = {n: v for n, (s, v) in enumerate(pairs) if isinstance(v, np.ndarray) and v.ndim == 1}
+    tokens = [(n, Vector(t)) for n, (_, v) in enumerate(pairs, 1)
+              if isinstance(v, np.ndarray) and v.ndim == 2 for t in v]  # fmt: skip
+    return {
+        "space_kinds": [s.kind for s in spaces],
+        "space_metrics": [s.metric for s in spaces],
+        "vectors": [Vector(dense[n]) if n in dense else None for n in range(len(pairs))],
+        "sparse": [v if isinstance(v, SparseVector) else None for _, v in pairs],
+        "tokens": [t for _, t in tokens],
+        "token_spaces": [n for n, _ in tokens],
+    }
+
+
 def query_vectors(
     request: SearchRequest, context: SearchContext, default_space: str,
     text_vectors: Mapping[str, np.ndarray] | None = None,
-) -> tuple[list[SpaceInfo], list[np.ndarray]]:  # fmt: skip
+) -> tuple[list[SpaceInfo], list[SpaceValue]]:  # fmt: skip
     """The request's vectors by space, each checked against its space (or the question's,
     embedded on the server, when the request gives none)."""
     if not request.has_vector():
@@ -153,7 +173,8 @@ def query_vectors(
             return [], []  # keywords only
         raise BadRequest(EMBEDDING_REQUIRED)
     named = named_vectors(request.embedding, request.embeddings, default_space)
-    spaces, vectors = [], []
+    spaces: list[SpaceInfo] = []
+    vectors: list[SpaceValue] = []
     for name, (path, values) in named.items():
         if path == "embedding" and isinstance(values, str):
             try:  # the contract's wording for an embedding that is no number[]
@@ -162,14 +183,14 @@ def query_vectors(
                 raise BadRequest(EMBEDDING_REQUIRED) from None
         space = context.space(name)
         spaces.append(space)
-        vectors.append(as_vector(values, path, space.dims))
+        vectors.append(as_space_value(values, path, space))
     return spaces, vectors
 
 
 def searched_spaces(
-    spaces: list[SpaceInfo], vectors: list[np.ndarray], active: list[str] | None,
+    spaces: list[SpaceInfo], vectors: list[SpaceValue], active: list[str] | None,
     context: SearchContext,
-) -> tuple[list[SpaceInfo], list[np.ndarray]]:  # fmt: skip
+) -> tuple[list[SpaceInfo], list[SpaceValue]]:  # fmt: skip
     """The spaces to search: active_spaces, or every space the query has a vector for."""
     for name in active or []:
         context.space(name)
@@ -308,3 +329,22 @@ MAX_POOL = 1000
 def candidate_pool(wanted: int) -> int:
     """How many ranked rows diversity chooses ``wanted`` rows from."""
     return min(MAX_POOL, max(MIN_POOL, POOL_FACTOR * wanted))
+
+
+def nearest_plan(
+    request: FilterFields, context: SearchContext, space: SpaceInfo, value: SpaceValue,
+    settings: Settings, exact: bool, k: int | None = None,
+) -> SearchPlan:  # fmt: skip
+    """The plan of a plain nearest-neighbour query of one space: similarity alone, under
+    the request's filters (single-space search)."""
+    top_k = k if k is not None else int(getattr(request, "top_k", settings.default_k))
+    search = SearchRequest.model_construct(collection=request.collection, k=top_k, exact=exact)
+    return SearchPlan(
+        request=search, collection_id=context.collection_id, k=top_k, offset=0,
+        weights=BlendWeights(w_cos=1.0, w_rec=0.0, w_sig=0.0), spaces=(space,),
+        vectors=(value,), space_weights={space.name: 1.0},
+        filter=sql_filter(context.collection_id, request.given_filters()),
+        recency=Recency(), ef_search=settings.hnsw_ef_search, max_per_source=0,
+        bm25=(settings.bm25_k1, settings.bm25_b), rrf_k=settings.rrf_k, now_epoch=time.time(),
+        profile=context.default, registry=tuple(context.registry),
+    )  # fmt: skip

@@ -18,7 +18,8 @@ from app.search.filters import FILTER_RULES, FilterFields
 from app.search.request import SearchRequest
 from app.search.space import SpaceSearchRequest, space_search
 from app.settings import Settings
-from app.validation import Count, Name, UnitFloat, VectorInput, as_vector, parse_model
+from app.validation import Count, Name, UnitFloat, parse_model
+from app.vectors import VectorInput, as_vector
 
 
 class PurposeSearchRequest(FilterFields):

@@ -16,9 +16,9 @@ from app.validation import (
     Text,
     Timestamp,
     UnitFloat,
-    VectorInput,
     parse_model,
 )
+from app.vectors import VectorInput
 from app.weights import BLEND_WEIGHT_RULES
 
 EMBEDDING_REQUIRED = "embedding (number[]) required"

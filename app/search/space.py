@@ -15,10 +15,12 @@ from pydantic import ConfigDict, Field
 
 from app.errors import BadRequest
 from app.search.context import load_context
-from app.search.filters import FILTER_RULES, FilterFields, sql_filter
-from app.search.store import NearestQuery, space_topk
+from app.search.filters import FILTER_RULES, FilterFields
+from app.search.plan import nearest_plan
+from app.search.store import space_topk
 from app.settings import Settings
-from app.validation import Count, UnitFloat, VectorInput, as_vector, parse_model
+from app.validation import Count, UnitFloat, parse_model
+from app.vectors import VectorInput, as_space_value, as_vector
 
 
 class SpaceSearchRequest(FilterFields):
@@ -53,22 +55,20 @@ async def space_search(
 ) -> dict[str, Any]:  # fmt: skip
     """The nearest chunks; ``field`` names the vector in errors (the caller's name for it)."""
     started = time.perf_counter()
-    vector = as_vector(request.query_embedding, field)
     context = await load_context(conn, request.collection, None)
     info = context.space(space)
-    if vector.size != info.dims:
-        raise BadRequest(
-            "query_dimension_mismatch",
-            message=f"{field} has {vector.size} dimensions; space {space!r} has "
-            f"{info.dims}",
-            space=space, expected=info.dims, actual=int(vector.size),
-        )  # fmt: skip
-    query = NearestQuery(
-        info, vector, request.top_k, request.min_similarity,
-        sql_filter(context.collection_id, request.given_filters()), settings.hnsw_ef_search,
-        request.exact,
-    )  # fmt: skip
-    result = await space_topk(conn, query)
+    if info.kind == "dense":
+        vector = as_vector(request.query_embedding, field)
+        if vector.size != info.dims:
+            raise BadRequest(
+                "query_dimension_mismatch",
+                message=f"{field} has {vector.size} dimensions; space {space!r} has "
+                f"{info.dims}",
+                space=space, expected=info.dims, actual=int(vector.size),
+            )  # fmt: skip
+    value = as_space_value(request.query_embedding, field, info)
+    plan = nearest_plan(request, context, info, value, settings, request.exact)
+    result = await space_topk(conn, plan, request.min_similarity)
     return {
         "ok": True,
         "space": space,

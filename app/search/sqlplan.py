@@ -63,7 +63,12 @@ class SqlPlan:
     space_names: Annotated[list[str], "text[]"]
     space_dims: Annotated[list[int], "integer[]"]
     space_weights: Annotated[list[float], "float8[]"]  # summing to 1
-    vectors: Annotated[list[Any], "vector[]"]  # one query vector per space
+    space_kinds: Annotated[list[str], "text[]"]  # dense | sparse | multivector
+    space_metrics: Annotated[list[str], "text[]"]  # cosine | inner_product
+    vectors: Annotated[list[Any], "vector[]"]  # the query vector of each dense space
+    sparse: Annotated[list[Any], "sparsevec[]"]  # ... of each sparse space
+    tokens: Annotated[list[Any], "vector[]"]  # the query tokens of the multivector spaces,
+    token_spaces: Annotated[list[int], "integer[]"]  # ... each with its space's index
     lex_terms: Annotated[list[str] | None, "text[]"]  # set in SQL: the query's terms
     lex_weights: Annotated[list[float] | None, "float8[]"]  # set in SQL: idf_t / sum idf
     filter: Annotated[SqlFilter, "api.search_filter"]

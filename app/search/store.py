@@ -8,14 +8,11 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import numpy as np
-from pgvector import Vector
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
-from app.search.filters import SqlFilter
 from app.search.metadata import Condition
 from app.search.plan import SearchPlan
-from app.spaces import SpaceInfo
 
 
 class RankedRow(TypedDict, total=False):
@@ -82,27 +79,15 @@ async def explain_detail(
     return detail
 
 
-@dataclass(frozen=True)
-class NearestQuery:
-    """A plain nearest-neighbour query of one space."""
-
-    space: SpaceInfo
-    vector: np.ndarray
-    k: int
-    min_similarity: float | None
-    filter: SqlFilter
-    ef_search: int
-    exact: bool
-
-
-async def space_topk(conn: AsyncConnection, query: NearestQuery) -> dict[str, Any]:
+async def space_topk(
+    conn: AsyncConnection, plan: SearchPlan, min_similarity: float | None
+) -> dict[str, Any]:
+    """The nearest chunks of the plan's one space."""
     result: dict[str, Any] = await _one(
         conn,
         queries("search").space_topk,
-        {"collection_id": query.filter.collection_id, "space_id": query.space.id,
-         "vector": Vector(query.vector), "k": query.k, "min_similarity": query.min_similarity,
-         "filter": query.filter, "filtered": query.filter.filtered,
-         "ef_search": query.ef_search, "exact": query.exact},
+        {"collection_id": plan.collection_id, "plan": plan.sql(),
+         "min_similarity": min_similarity},
     )  # fmt: skip
     return result
 

@@ -169,7 +169,7 @@ BEGIN
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0 OR (p.w_cos = 0 AND p.min_similarity IS NULL);
         v_sims := api.space_sims(
-            p.space_ids[i], p.vectors[i], p.collection_id, p_ids,
+            p.space_ids[i], p, i, p_ids,
             ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
                   WHERE k.space = i),
             ARRAY(SELECT k.sim FROM unnest(p_known_spaces, p_known_sims) AS k(space, sim)
@@ -200,13 +200,15 @@ AS $$
     FROM unnest(coalesce(p_acc, '{}'::float8[]), p_x) WITH ORDINALITY AS u(a, x, n)
 $$;
 
--- The only space whose similarity counts (its index), or NULL when several do or when
--- similarity does not count at all.
+-- The only space whose similarity counts (its index) when it is dense (the kind whose
+-- walk is read on, and region and chunks scored in one statement), or NULL when several
+-- do, or another kind, or when similarity does not count at all.
 CREATE FUNCTION api.single_space(p api.search_plan)
 RETURNS integer
 LANGUAGE sql IMMUTABLE
 AS $$
     SELECT CASE WHEN count(*) = 1 AND (p.w_cos > 0 OR p.min_similarity IS NOT NULL)
+                     AND p.space_kinds[min(i)] = 'dense'
                 THEN min(i) END
     FROM generate_subscripts(p.space_ids, 1) AS i
     WHERE p.space_weights[i] > 0

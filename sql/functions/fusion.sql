@@ -35,8 +35,7 @@ BEGIN
     END IF;
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0;
-        v_read := v_read || (api.space_nearest(p.space_ids[i], p.vectors[i], v_window, p.filter,
-                                               p.filtered)).ids;
+        v_read := v_read || (api.space_nearest(p.space_ids[i], p, i, v_window)).ids;
         approximate := approximate || p.space_names[i];
     END LOOP;
     v_read := ARRAY(SELECT DISTINCT unnest(v_read));

@@ -21,7 +21,7 @@ BEGIN
     positions := '{}';
     sims := '{}';
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
-        v_measures := api.space_measures(p.space_ids[i], p.vectors[i], p.collection_id, p_ids);
+        v_measures := api.space_measures(p.space_ids[i], p, i, p_ids);
         spaces := spaces || array_fill(i, ARRAY[cardinality(p_ids)]);
         positions := positions || ARRAY(SELECT generate_series(1, cardinality(p_ids)));
         sims := sims || v_measures.sims;

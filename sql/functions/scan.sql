@@ -11,22 +11,40 @@
 -- chunks remain): the cap never lets a lower chunk displace a higher one, so the k best
 -- under the cap of the L best are those of all chunks once there are k of them.
 
--- The semantic part over the joined vector tables v1, v2, ... (p_vectors: the statement's
--- parameter holding the plan's vectors, as in '$4'; the space weights written in).
+-- One space's similarity for chunk c, as SQL over its joined vector table v<i> (dense and
+-- sparse) or a look-up of its tokens (multivector); p_vectors: the statement's parameter
+-- holding the plan's dense vectors, as in '$4'; the plan is $1.
+CREATE FUNCTION api.space_sim_sql(p api.search_plan, p_space integer, p_vectors text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE p.space_kinds[p_space]
+        WHEN 'sparse' THEN CASE p.space_metrics[p_space]
+            WHEN 'cosine' THEN format('(1 - (v%1$s.embedding <=> ($1).sparse[%1$s]))', p_space)
+            ELSE format('(-(v%1$s.embedding <#> ($1).sparse[%1$s]))', p_space) END
+        WHEN 'multivector' THEN format('api.%I(api.plan_tokens($1, %s), c.collection_id, c.id)',
+                                       api.space_function(p.space_ids[p_space], 'maxsim'),
+                                       p_space)
+        ELSE format('1 - (v%1$s.embedding <=> %2$s[%1$s])', p_space, p_vectors)
+    END
+$$;
+
+-- The semantic part over the plan's spaces (the space weights written in).
 CREATE FUNCTION api.sem_sql(p api.search_plan, p_vectors text)
 RETURNS text
 LANGUAGE sql IMMUTABLE
 SET extra_float_digits = 3  -- weights written in full, whatever the client's setting
 AS $$
     SELECT coalesce(string_agg(
-               format('%s::float8 * coalesce(1 - (v%s.embedding <=> %s[%s]), 0)',
-                      quote_literal(p.space_weights[i]), i, p_vectors, i), ' + ' ORDER BY i),
+               format('%s::float8 * coalesce(%s, 0)', quote_literal(p.space_weights[i]),
+                      api.space_sim_sql(p, i, p_vectors)), ' + ' ORDER BY i),
                '0')
     FROM generate_subscripts(p.space_ids, 1) AS i
     WHERE p.space_weights[i] > 0
 $$;
 
--- LEFT JOINs of the plan's vector tables as v1, v2, ... (rows without a vector stay).
+-- LEFT JOINs of the plan's dense and sparse vector tables as v1, v2, ... (rows without a
+-- vector stay; a multivector space reads its tokens in its similarity instead).
 CREATE FUNCTION api.vector_joins_sql(p api.search_plan)
 RETURNS text
 LANGUAGE sql IMMUTABLE
@@ -35,7 +53,7 @@ AS $$
                format(' LEFT JOIN rag.%I v%s ON v%s.chunk_pk = c.id AND v%s.collection_id = c.collection_id',
                       api.vector_table(p.space_ids[i]), i, i, i), '' ORDER BY i), '')
     FROM generate_subscripts(p.space_ids, 1) AS i
-    WHERE p.space_weights[i] > 0
+    WHERE p.space_weights[i] > 0 AND p.space_kinds[i] <> 'multivector'
 $$;
 
 -- The statement: (id, chunk_id) of the p_limit best eligible chunks, best first. $1 the

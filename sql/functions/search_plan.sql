@@ -3,7 +3,9 @@
 -- functions make: a SQL client's arguments are checked here, once; a plan is trusted
 -- everywhere after.
 
--- The spaces of a request, checked: known, one vector each, of the space's dimensions.
+-- The spaces of a request, checked: known, dense (a SQL client searches dense spaces;
+-- sparse and multivector ones through the service), one vector each, of the space's
+-- dimensions.
 CREATE FUNCTION api.plan_spaces(
     p_vectors vector[], p_spaces text[], p_space_weights float8[],
     OUT ids integer[], OUT dims integer[]
@@ -23,6 +25,11 @@ BEGIN
         SELECT * INTO v_space FROM rag.spaces WHERE name = p_spaces[i];
         IF NOT FOUND THEN
             PERFORM api.raise_invalid_space(p_spaces[i]);
+        END IF;
+        IF v_space.kind <> 'dense' THEN
+            PERFORM api.raise_bad_argument(format(
+                'space "%s" is %s: api.rag_topk_weighted searches dense spaces (search it '
+                'through the service)', v_space.name, v_space.kind));
         END IF;
         IF vector_dims(p_vectors[i]) <> v_space.dims THEN
             PERFORM api.raise_bad_argument(
@@ -92,6 +99,11 @@ BEGIN
     p.space_names := coalesce(p_spaces, '{}');
     p.space_weights := coalesce(p_space_weights, '{}');
     p.vectors := coalesce(p_vectors, '{}');
+    p.space_kinds := array_fill('dense'::text, ARRAY[cardinality(p.space_ids)]);
+    p.space_metrics := array_fill('cosine'::text, ARRAY[cardinality(p.space_ids)]);
+    p.sparse := array_fill(NULL::sparsevec, ARRAY[cardinality(p.space_ids)]);
+    p.tokens := '{}';
+    p.token_spaces := '{}';
     p.w_cos := api.check_weight('w_cos', p_w_cos);
     p.w_rec := api.check_weight('w_rec', p_w_rec);
     p.w_sig := api.check_weight('w_sig', p_w_sig);
@@ -135,14 +147,23 @@ BEGIN
 END
 $$;
 
+-- The most similar any chunk can be in a space: 1 by cosine (and MaxSim, a mean of
+-- cosines); by inner product, the product of two of the longest vectors accepted
+-- (app/vectors.py: lengths up to 1e9).
+CREATE FUNCTION api.max_similarity(p_metric text)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT CASE p_metric WHEN 'cosine' THEN 1 ELSE 1e18 END $$;
+
 -- The semantic part's bound for chunks not read: per searched space, the most similar an
--- unread chunk can be there (p_bounds, NULL: nothing was read there, so 1), weighted; at
--- least 0 per space, as an unread chunk may have no vector in it.
+-- unread chunk can be there (p_bounds, NULL: nothing was read there), weighted; at least
+-- 0 per space, as an unread chunk may have no vector in it.
 CREATE FUNCTION api.sem_bound(p api.search_plan, p_bounds float8[])
 RETURNS float8
 LANGUAGE sql IMMUTABLE
 AS $$
-    SELECT coalesce(sum(w * least(1, greatest(0, coalesce(b, 1)))), 0)
-    FROM unnest(p.space_weights, p_bounds) AS u(w, b)
+    SELECT coalesce(sum(w * least(api.max_similarity(m),
+                                  greatest(0, coalesce(b, api.max_similarity(m))))), 0)
+    FROM unnest(p.space_weights, p_bounds, p.space_metrics) AS u(w, b, m)
     WHERE w > 0
 $$;

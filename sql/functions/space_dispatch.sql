@@ -6,7 +6,7 @@
 
 -- The statement that calls function p_function with the spec's parameters and returns
 -- what it returns.
-CREATE FUNCTION api.spec_call(s api.space_function_spec, p_function text)
+CREATE FUNCTION api.spec_call(s api.space_function_signature, p_function text)
 RETURNS text
 LANGUAGE sql IMMUTABLE
 AS $$
@@ -19,35 +19,39 @@ AS $$
                                  ', ') AS outs) names
 $$;
 
--- One kind's dispatcher over the spaces p_ids.
-CREATE FUNCTION api.dispatcher_sql(s api.space_function_spec, p_ids integer[])
+-- One function's dispatcher over the spaces p_ids.
+CREATE FUNCTION api.dispatcher_sql(s api.space_function_signature, p_ids integer[])
 RETURNS text
 LANGUAGE sql STABLE
 AS $$
     SELECT format(
         'CREATE OR REPLACE FUNCTION api.%I(p_space_id integer, %s) %s LANGUAGE plpgsql STABLE '
-        || 'AS %L', 'space_' || s.kind, api.spec_parameters(s),
+        || 'AS %L', 'space_' || s.name, api.spec_parameters(s),
         CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
         format(E'BEGIN\n    CASE p_space_id WHEN NULL THEN NULL;%s\n'
                || E'    ELSE PERFORM api.raise_invalid_space(p_space_id::text);\n    END CASE;\nEND',
                coalesce(string_agg(format(E'\n    WHEN %s THEN %s', id,
-                                          api.spec_call(s, api.space_function(id, s.kind))),
+                                          api.spec_call(s, api.space_function(id, s.name))),
                                    '' ORDER BY id), '')))
     FROM unnest(p_ids) AS id
 $$;
 
--- The dispatchers of every registered space (but p_dropped, a space being dropped).
+-- The dispatchers of every registered space (but p_dropped, a space being dropped): each
+-- over the spaces whose kind has that function.
 CREATE FUNCTION api.create_space_dispatch(p_dropped integer DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_ids integer[] := ARRAY(SELECT id FROM rag.spaces
-                             WHERE id IS DISTINCT FROM p_dropped ORDER BY id);
-    s api.space_function_spec;
+    s api.space_function_signature;
 BEGIN
-    FOR s IN SELECT * FROM api.space_function_specs() LOOP
-        EXECUTE api.dispatcher_sql(s, v_ids);
+    FOR s IN SELECT * FROM api.space_function_signatures() LOOP
+        EXECUTE api.dispatcher_sql(s, ARRAY(
+            SELECT sp.id FROM rag.spaces sp
+            WHERE sp.id IS DISTINCT FROM p_dropped
+              AND EXISTS (SELECT 1 FROM api.space_function_bodies() b
+                          WHERE b.name = s.name AND b.space_kind = sp.kind)
+            ORDER BY sp.id));
     END LOOP;
 END
 $$;

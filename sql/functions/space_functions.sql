@@ -2,19 +2,29 @@
 -- written in: a search's per-space statements are then static SQL, planned once per
 -- connection and run from PL/pgSQL's plan cache with binary parameters.
 --
--- Each is described once, in api.space_function_specs(): its kind, parameters, results,
--- settings and body. From that description come the function of every space
--- (api.space_<id>_<kind>, api.create_space_functions), its removal
--- (api.drop_space_functions) and the dispatcher api.space_<kind>(space id, ...) that calls
--- the function of the space it is given (space_dispatch.sql). In a body, {table} is the
--- space's vector table, {dims} its dimensions and {ann} the distance its HNSW index orders
--- by, between v.embedding and the half-precision query v_qh (api.ann_order_sql).
+-- Each function is described once: its signature in api.space_function_signatures()
+-- (one per function, the same for every kind of space, so that one dispatcher calls them
+-- all) and its body for each kind of space that has it in api.space_function_bodies().
+-- From these come the functions of every space (api.space_<id>_<name>,
+-- api.create_space_functions), their removal (api.drop_space_functions) and the
+-- dispatcher api.space_<name>(space id, ...) that calls the function of the space it is
+-- given (space_dispatch.sql). In a body, {table} is the space's vector table, {dims} its
+-- dimensions, {ann} the distance its HNSW index orders by between v.embedding and the
+-- half-precision query v_qh (api.ann_order_sql), {passes} whether chunk v.chunk_pk passes
+-- the plan's filter v_filter, {own} the prefix of the space's own functions, and for a
+-- sparse space {op} its distance operator and {cosine} whether it scores by cosine.
+-- Every function reads its query from the plan: p.vectors[p_space] (dense),
+-- p.sparse[p_space] (sparse), api.plan_tokens(p, p_space) (multivector).
 --
---   nearest(q, depth, filter, filtered) -> (ids[], sims[], far)
---       the HNSW walk (iterative scan, strict order: the caller sets hnsw.*), with the
---       filter applied during the walk when "filtered", nearest first; sims are exact
---       float32 cosine similarities; far is the walk's own (half-precision) distance to
---       the last chunk returned, within api.ann_distance_error(dims) of the exact one.
+--   nearest(plan, space index, depth) -> (ids[], sims[], bound)
+--       the chunks nearest the query, read from the HNSW index (iterative scan, strict
+--       order: the caller sets hnsw.*) with the filter applied during the walk, nearest
+--       first, with their exact similarities; bound: the most similar any chunk not
+--       returned can be (NULL: the walk gave up before depth, so none can be given).
+--       Dense: depth chunks. Sparse: depth of the indexed vectors, and every vector with
+--       more non-zero entries than the index takes. Multivector: depth token vectors per
+--       query token; a chunk none of whose tokens came can have a MaxSim of at most the
+--       mean over query tokens of the walk's bound for each.
 --   walk(plan, space index) -> refcursor
 --       for a plan whose only weighted space this is: the walk of nearest as an open
 --       cursor, read on by api.walk_fetch as the search goes deeper (the index scan
@@ -31,57 +41,195 @@
 --       api.score_ids for a plan whose only weighted space this is, in one statement: the
 --       chunks that exist, with their eligible scores (similarity from known_sims where
 --       the walk read it, else from the vector);
---   sims(q, collection, ids, known_ids, known_sims) -> float8[]
---       the cosine similarity of each chunk id to q, aligned with ids (NULL: no vector),
+--   sims(plan, space index, ids, known_ids, known_sims) -> float8[]
+--       the similarity of each chunk id to the query, aligned with ids (NULL: no vector),
 --       taken from known_sims where the id is among known_ids (read by the walk);
---   measures(q, collection, ids) -> (sims float8[], l2 float8[])
---       the cosine similarity and the Euclidean distance of each id, for response rows.
+--   measures(plan, space index, ids) -> (sims float8[], l2 float8[])
+--       the similarity and the Euclidean distance (none for multivector) of each id, for
+--       response rows;
+--   maxsim(tokens, collection, id) -> float8  (multivector)
+--       one chunk's MaxSim, for the statements a scan writes.
+-- walk, region and score exist for dense spaces only (the single-space fast path).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
 -- disabled inside them): on a collection loaded a moment ago there are no statistics yet,
 -- and no other plan answers these statements better.
 
-CREATE TYPE api.space_function_spec AS (
-    kind     text,
+CREATE TYPE api.space_function_signature AS (
+    name     text,
     params   text[],  -- "name type [DEFAULT value]", in order
     outs     text[],  -- "name type" of each OUT parameter (none: returns)
-    returns  text,
-    options  text,    -- SET clauses
-    body     text     -- PL/pgSQL, with {table}, {dims}, {ann}
+    returns  text
 );
 
-CREATE FUNCTION api.space_function_specs()
-RETURNS SETOF api.space_function_spec
+CREATE FUNCTION api.space_function_signatures()
+RETURNS SETOF api.space_function_signature
+LANGUAGE sql IMMUTABLE
+AS $$
+VALUES
+('nearest', ARRAY['p api.search_plan', 'p_space integer', 'p_depth integer'],
+ ARRAY['ids bigint[]', 'sims float8[]', 'bound float8'], NULL),
+('walk', ARRAY['p api.search_plan', 'p_space integer'], '{}', 'refcursor'),
+('region', ARRAY['p api.search_plan', 'p_space integer', 'p_boxes box[]', 'p_sigma float8',
+                 'p_theta float8', 'p_lex_ids bigint[]', 'p_lex_scores float8[]',
+                 'p_limit integer'],
+ ARRAY['ids bigint[]', 'sims float8[]', 'region integer'], NULL),
+('score', ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]',
+                'p_known_ids bigint[]', 'p_known_sims float8[]', 'p_lex_ids bigint[]',
+                'p_lex_scores float8[]'],
+ ARRAY['ids bigint[]', 'chunk_ids text[]', 'sources text[]', 'scores float8[]'], NULL),
+('sims', ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]',
+               $d$p_known_ids bigint[] DEFAULT '{}'$d$,
+               $d$p_known_sims float8[] DEFAULT '{}'$d$],
+ '{}', 'float8[]'),
+('measures', ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]'],
+ ARRAY['sims float8[]', 'l2 float8[]'], NULL),
+('maxsim', ARRAY['p_tokens vector[]', 'p_collection integer', 'p_id bigint'], '{}', 'float8')
+$$;
+
+CREATE TYPE api.space_function_body AS (
+    name       text,
+    space_kind text,
+    options    text,  -- volatility, parallel safety and SET clauses
+    body       text   -- PL/pgSQL, with the tokens above
+);
+
+-- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
+-- disabled inside them): on a collection loaded a moment ago there are no statistics yet,
+-- and no other plan answers these statements better.
+CREATE FUNCTION api.space_function_bodies()
+RETURNS SETOF api.space_function_body
 LANGUAGE sql IMMUTABLE
 AS $specs$
 VALUES
-('nearest',
- ARRAY['p_q vector', 'p_depth integer', 'p_filter api.search_filter', 'p_filtered boolean'],
- ARRAY['ids bigint[]', 'sims float8[]', 'far float8'], NULL,
- 'SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
+('nearest', 'dense',
+ 'STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
  $body$
 DECLARE
-    v_qh halfvec({dims}) := l2_normalize(p_q)::halfvec({dims});
+    v_q vector := p.vectors[p_space];
+    v_qh halfvec({dims}) := l2_normalize(v_q)::halfvec({dims});
+    v_filter api.search_filter := p.filter;
+    v_far float8;
 BEGIN
     SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
            coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
-    INTO ids, sims, far
-    FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
+    INTO ids, sims, v_far
+    FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim,
                  v.dist, row_number() OVER () AS rank
           FROM (SELECT v.chunk_pk, v.embedding, {ann} AS dist FROM {table} v
-                WHERE v.collection_id = (p_filter).collection_id
+                WHERE v.collection_id = p.collection_id
                   -- a subquery per vector the walk returns: one primary-key lookup each,
                   -- where a join's generic plan may materialize every chunk that passes
                   -- and compare each pair
-                  AND (NOT p_filtered
-                       OR (SELECT api.passes(p_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
-                           WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+                  AND (NOT p.filtered OR {passes})
                 ORDER BY 3 LIMIT p_depth) v) n;
+    bound := api.walk_bound(p, cardinality(ids), p_depth, 1,
+                            1 - v_far + api.ann_distance_error({dims}));
 END
 $body$),
-('walk',
- ARRAY['p api.search_plan', 'p_space integer'], '{}', 'refcursor',
- 'SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
+('nearest', 'sparse',
+ 'STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
+ $body$
+DECLARE
+    v_q sparsevec := p.sparse[p_space];
+    v_filter api.search_filter := p.filter;
+    v_far float8;
+    v_ids bigint[];
+    v_sims float8[];
+BEGIN
+    -- the vectors the index holds, nearest first
+    SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
+           coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+    INTO ids, sims, v_far
+    FROM (SELECT v.chunk_pk AS id,
+                 (CASE WHEN {cosine} THEN 1 - v.dist ELSE -v.dist END)::float8 AS sim,
+                 v.dist, row_number() OVER () AS rank
+          FROM (SELECT v.chunk_pk, v.embedding {op} v_q AS dist FROM {table} v
+                WHERE v.collection_id = p.collection_id AND v.nnz <= 1000
+                  AND (NOT p.filtered OR {passes})
+                ORDER BY 2 LIMIT p_depth) v) n;
+    -- the index computes the same float32 distances: 1e-6 covers their rounding
+    bound := api.walk_bound(p, cardinality(ids), p_depth, 1,
+                            CASE WHEN {cosine} THEN 1 - v_far ELSE -v_far END + 1e-6);
+    -- the vectors the index cannot hold, every one
+    SELECT coalesce(array_agg(v.chunk_pk), '{}'),
+           coalesce(array_agg((CASE WHEN {cosine} THEN 1 - (v.embedding <=> v_q)
+                                    ELSE -(v.embedding <#> v_q) END)::float8), '{}')
+    INTO v_ids, v_sims
+    FROM {table} v
+    WHERE v.collection_id = p.collection_id AND v.nnz > 1000
+      AND (NOT p.filtered OR {passes});
+    -- nearest first
+    SELECT coalesce(array_agg(u.id ORDER BY u.sim DESC, u.id), '{}'),
+           coalesce(array_agg(u.sim ORDER BY u.sim DESC, u.id), '{}')
+    INTO ids, sims FROM unnest(ids || v_ids, sims || v_sims) AS u(id, sim);
+END
+$body$),
+('nearest', 'multivector',
+ 'STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
+ $body$
+DECLARE
+    v_tokens vector[] := api.plan_tokens(p, p_space);
+    v_count integer := greatest(cardinality(v_tokens), 1);
+    v_qh halfvec({dims});
+    v_filter api.search_filter := p.filter;
+    v_walk record;
+    v_chunks bigint[] := '{}';  -- (chunk, query token, similarity) of each token read
+    v_query_tokens integer[] := '{}';
+    v_sims float8[] := '{}';
+    v_bounds float8[] := '{}';  -- per query token: the walk's bound
+    v_filled float8[];
+    v_ranked record;
+BEGIN
+    -- one walk per query token: its nearest tokens, with their exact similarities
+    FOR t IN 1 .. cardinality(v_tokens) LOOP
+        v_qh := l2_normalize(v_tokens[t])::halfvec({dims});
+        SELECT coalesce(array_agg(w.chunk_pk), '{}') AS ids,
+               coalesce(array_agg((1 - (w.embedding <=> v_tokens[t]))::float8), '{}') AS sims,
+               count(*)::integer AS read, max(w.dist) AS far
+        INTO v_walk
+        FROM (SELECT v.chunk_pk, v.embedding, {ann} AS dist FROM {table} v
+              WHERE v.collection_id = p.collection_id AND (NOT p.filtered OR {passes})
+              ORDER BY 3 LIMIT p_depth) w;
+        v_chunks := v_chunks || v_walk.ids;
+        v_query_tokens := v_query_tokens || array_fill(t, ARRAY[cardinality(v_walk.ids)]);
+        v_sims := v_sims || v_walk.sims;
+        v_bounds := v_bounds || api.walk_bound(p, v_walk.read, p_depth, {max_tokens},
+                                               1 - v_walk.far + api.ann_distance_error({dims}));
+    END LOOP;
+    -- A chunk read in some walks has a MaxSim of at most the mean over query tokens of its
+    -- best similarity read for it (its best token, or one within the walk's bound: walks
+    -- read nearest first) or, where no token of it came, that walk's bound; one read in
+    -- none, at most the mean bound. (A walk that gave up counts 1 here; the bound is NULL.)
+    v_filled := ARRAY(SELECT coalesce(b, 1) FROM unnest(v_bounds) AS b);
+    -- Only the p_depth chunks of highest bound are scored exactly; the others' bound joins
+    -- the bound of the chunks not returned.
+    SELECT coalesce(array_agg(r.chunk ORDER BY r.upper DESC, r.chunk)
+                    FILTER (WHERE r.nth <= p_depth), '{}') AS ids,
+           max(r.upper) FILTER (WHERE r.nth > p_depth) AS rest
+    INTO v_ranked
+    FROM (SELECT b.chunk, b.upper, row_number() OVER (ORDER BY b.upper DESC, b.chunk) AS nth
+          FROM (SELECT x.chunk,
+                       (api.sum_of(v_filled) + sum(greatest(x.best - v_filled[x.t], 0)))
+                       / v_count AS upper
+                FROM (SELECT u.chunk, u.t, max(u.sim) AS best
+                      FROM unnest(v_chunks, v_query_tokens, v_sims) AS u(chunk, t, sim)
+                      GROUP BY u.chunk, u.t) x
+                GROUP BY x.chunk) b) r;
+    bound := greatest(api.sum_of(v_bounds) / v_count, v_ranked.rest);
+    IF array_position(v_bounds, NULL) IS NOT NULL THEN
+        bound := NULL;  -- a walk gave up: no bound
+    END IF;
+    ids := v_ranked.ids;
+    sims := {own}sims(p, p_space, ids);
+    -- nearest first
+    SELECT coalesce(array_agg(u.id ORDER BY u.sim DESC, u.id), '{}'),
+           coalesce(array_agg(u.sim ORDER BY u.sim DESC, u.id), '{}')
+    INTO ids, sims FROM unnest(ids, sims) AS u(id, sim);
+END
+$body$),
+('walk', 'dense',
+ 'STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off',
  $body$
 DECLARE
     v_q vector := p.vectors[p_space];
@@ -94,17 +242,13 @@ BEGIN
         FROM (SELECT v.chunk_pk, v.embedding, {ann} AS dist FROM {table} v
               WHERE v.collection_id = p.collection_id
                 AND (NOT p.filtered  -- as in nearest
-                     OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
-                         WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+                     OR {passes})
               ORDER BY 3) v;
     RETURN v_walk;
 END
 $body$),
-('region',
- ARRAY['p api.search_plan', 'p_space integer', 'p_boxes box[]', 'p_sigma float8',
-       'p_theta float8', 'p_lex_ids bigint[]', 'p_lex_scores float8[]', 'p_limit integer'],
- ARRAY['ids bigint[]', 'sims float8[]', 'region integer'], NULL,
- 'SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off',
+('region', 'dense',
+ 'STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off',
  $body$
 DECLARE
     v_q vector := p.vectors[p_space];
@@ -136,11 +280,8 @@ BEGIN
     WHERE api.score(p, v_w * coalesce(x.sim, 0), lx.lex, x.created_at, x.signal) >= p_theta;
 END
 $body$),
-('score',
- ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]', 'p_known_ids bigint[]',
-       'p_known_sims float8[]', 'p_lex_ids bigint[]', 'p_lex_scores float8[]'],
- ARRAY['ids bigint[]', 'chunk_ids text[]', 'sources text[]', 'scores float8[]'], NULL,
- 'SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off',
+('score', 'dense',
+ 'STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_mergejoin = off',
  $body$
 DECLARE
     v_q vector := p.vectors[p_space];
@@ -166,77 +307,212 @@ BEGIN
                 OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
 END
 $body$),
-('sims',
- ARRAY['p_q vector', 'p_collection integer', 'p_ids bigint[]',
-       $d$p_known_ids bigint[] DEFAULT '{}'$d$, $d$p_known_sims float8[] DEFAULT '{}'$d$],
- '{}', 'float8[]',
- 'SET enable_mergejoin = off SET enable_seqscan = off',
+('sims', 'dense', 'STABLE SET enable_mergejoin = off SET enable_seqscan = off',
  $body$
+DECLARE
+    v_q vector := p.vectors[p_space];
 BEGIN
     IF coalesce(cardinality(p_ids), 0) = 0 THEN
         RETURN '{}';
     END IF;
     RETURN ARRAY(
-        SELECT coalesce(k.sim, (SELECT (1 - (v.embedding <=> p_q))::float8 FROM {table} v
-                                WHERE v.chunk_pk = u.id AND v.collection_id = p_collection))
+        SELECT coalesce(k.sim, (SELECT (1 - (v.embedding <=> v_q))::float8 FROM {table} v
+                                WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id))
         FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
         LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
         ORDER BY u.n);
 END
 $body$),
-('measures',
- ARRAY['p_q vector', 'p_collection integer', 'p_ids bigint[]'],
- ARRAY['sims float8[]', 'l2 float8[]'], NULL,
- 'SET enable_hashjoin = off SET enable_mergejoin = off SET enable_seqscan = off',
+('sims', 'sparse', 'STABLE SET enable_mergejoin = off SET enable_seqscan = off',
  $body$
+DECLARE
+    v_q sparsevec := p.sparse[p_space];
 BEGIN
-    SELECT array_agg((1 - (v.embedding <=> p_q))::float8 ORDER BY u.n),
-           array_agg((v.embedding <-> p_q)::float8 ORDER BY u.n)
+    IF coalesce(cardinality(p_ids), 0) = 0 THEN
+        RETURN '{}';
+    END IF;
+    RETURN ARRAY(
+        SELECT coalesce(k.sim, (SELECT (CASE WHEN {cosine} THEN 1 - (v.embedding <=> v_q)
+                                             ELSE -(v.embedding <#> v_q) END)::float8
+                                FROM {table} v
+                                WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id))
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+        LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+        ORDER BY u.n);
+END
+$body$),
+('sims', 'multivector', 'STABLE SET enable_mergejoin = off SET enable_seqscan = off',
+ $body$
+DECLARE
+    v_tokens vector[] := api.plan_tokens(p, p_space);
+    v_unknown bigint[];
+BEGIN
+    IF coalesce(cardinality(p_ids), 0) = 0 THEN
+        RETURN '{}';
+    END IF;
+    v_unknown := ARRAY(SELECT unnest(p_ids) EXCEPT SELECT unnest(p_known_ids));
+    -- MaxSim of every chunk not known, in one statement: for each query token its best
+    -- cosine over the chunk's tokens, averaged (NULL: the chunk has no tokens here)
+    RETURN ARRAY(
+        SELECT coalesce(k.sim, m.sim)
+        FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+        LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+        LEFT JOIN (SELECT x.chunk_pk, avg(x.best) AS sim
+                   FROM (SELECT v.chunk_pk, q.n, max(1 - (v.embedding <=> q.token)) AS best
+                         FROM {table} v
+                         CROSS JOIN unnest(v_tokens) WITH ORDINALITY AS q(token, n)
+                         WHERE v.chunk_pk = ANY (v_unknown)
+                           AND v.collection_id = p.collection_id
+                         GROUP BY v.chunk_pk, q.n) x
+                   GROUP BY x.chunk_pk) m ON m.chunk_pk = u.id
+        ORDER BY u.n);
+END
+$body$),
+('measures', 'dense',
+ 'STABLE SET enable_hashjoin = off SET enable_mergejoin = off SET enable_seqscan = off',
+ $body$
+DECLARE
+    v_q vector := p.vectors[p_space];
+BEGIN
+    SELECT array_agg((1 - (v.embedding <=> v_q))::float8 ORDER BY u.n),
+           array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
     INTO sims, l2
     FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p_collection;
+    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
+END
+$body$),
+('measures', 'sparse',
+ 'STABLE SET enable_hashjoin = off SET enable_mergejoin = off SET enable_seqscan = off',
+ $body$
+DECLARE
+    v_q sparsevec := p.sparse[p_space];
+BEGIN
+    SELECT array_agg((CASE WHEN {cosine} THEN 1 - (v.embedding <=> v_q)
+                           ELSE -(v.embedding <#> v_q) END)::float8 ORDER BY u.n),
+           array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
+    INTO sims, l2
+    FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
+END
+$body$),
+('measures', 'multivector', 'STABLE',
+ $body$
+BEGIN
+    sims := {own}sims(p, p_space, p_ids);
+    l2 := array_fill(NULL::float8, ARRAY[cardinality(p_ids)]);
+END
+$body$),
+('maxsim', 'multivector', 'STABLE PARALLEL SAFE SET enable_seqscan = off',
+ $body$
+BEGIN
+    -- for each query token its best cosine over the chunk's tokens, averaged; NULL: the
+    -- chunk has no tokens here
+    RETURN (SELECT avg(t.best)
+            FROM (SELECT max(1 - (v.embedding <=> q.token)) AS best
+                  FROM unnest(p_tokens) WITH ORDINALITY AS q(token, n)
+                  JOIN {table} v ON v.chunk_pk = p_id AND v.collection_id = p_collection
+                  GROUP BY q.n) t);
 END
 $body$)
 $specs$;
 
-CREATE FUNCTION api.space_function(p_space_id integer, p_kind text)
+CREATE FUNCTION api.space_function(p_space_id integer, p_name text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT format('space_%s_%s', p_space_id, p_kind) $$;
+AS $$ SELECT format('space_%s_%s', p_space_id, p_name) $$;
 
--- A parameter list: the spec's parameters, then its OUT parameters.
-CREATE FUNCTION api.spec_parameters(s api.space_function_spec)
+-- The sum of an array's elements (NULL when one is NULL).
+CREATE FUNCTION api.sum_of(p_values float8[])
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN array_position(p_values, NULL) IS NULL
+                THEN coalesce((SELECT sum(x) FROM unnest(p_values) AS x), 0) END
+$$;
+
+-- The query tokens of a multivector space of the plan (index p_space).
+CREATE FUNCTION api.plan_tokens(p api.search_plan, p_space integer)
+RETURNS vector[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT ARRAY(SELECT u.token FROM unnest(p.tokens, p.token_spaces) WITH ORDINALITY
+                                     AS u(token, space, n)
+                 WHERE u.space = p_space ORDER BY u.n)
+$$;
+
+-- The bound on the similarity of the chunks a walk did not return: p_full when it read
+-- p_depth rows; else the walk saw every vector when the collection is small enough for
+-- the iterative scan to finish (p_per_chunk vectors a chunk, at most), and an unread chunk
+-- has none here (0); else NULL (it gave up: no bound).
+CREATE FUNCTION api.walk_bound(p api.search_plan, p_read integer, p_depth integer,
+                               p_per_chunk integer, p_full float8)
+RETURNS float8
+LANGUAGE sql STABLE
+AS $$
+    SELECT CASE WHEN p_read >= p_depth THEN p_full
+                WHEN (SELECT chunks FROM rag.collections WHERE id = p.collection_id) * p_per_chunk
+                     <= current_setting('hnsw.max_scan_tuples')::bigint THEN 0
+           END
+$$;
+
+-- Whether the chunk of vector row p_row (its chunk_pk and collection_id) passes the filter
+-- p_filter, as SQL: one primary-key look-up of the chunk, its document's metadata read
+-- only when the filter needs it.
+CREATE FUNCTION api.passes_sql(p_filter text, p_row text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT format('(SELECT api.passes(%1$s, c, (SELECT d.metadata FROM rag.documents d
+                                                WHERE d.id = c.document_id
+                                                  AND d.collection_id = c.collection_id))
+                    FROM rag.chunks c
+                    WHERE c.id = %2$s.chunk_pk AND c.collection_id = %2$s.collection_id)',
+                  p_filter, p_row)
+$$;
+
+-- A parameter list: the signature's parameters, then its OUT parameters.
+CREATE FUNCTION api.spec_parameters(s api.space_function_signature)
 RETURNS text
 LANGUAGE sql IMMUTABLE
 AS $$
     SELECT array_to_string(s.params || ARRAY(SELECT 'OUT ' || o FROM unnest(s.outs) o), ', ')
 $$;
 
--- The CREATE FUNCTION statement of one space's function of one kind.
-CREATE FUNCTION api.space_function_sql(p_space_id integer, s api.space_function_spec)
+-- The CREATE FUNCTION statement of one space's function from its body.
+CREATE FUNCTION api.space_function_sql(p_space_id integer, b api.space_function_body)
 RETURNS text
 LANGUAGE sql STABLE
 AS $$
-    SELECT format('CREATE FUNCTION api.%I(%s) %s LANGUAGE plpgsql STABLE %s AS %L',
-                  api.space_function(p_space_id, s.kind), api.spec_parameters(s),
+    SELECT format('CREATE FUNCTION api.%I(%s) %s LANGUAGE plpgsql %s AS %L',
+                  api.space_function(p_space_id, b.name), api.spec_parameters(s),
                   CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
-                  s.options,
-                  replace(replace(replace(s.body,
+                  b.options,
+                  replace(replace(replace(replace(replace(replace(replace(replace(b.body,
                       '{table}', format('rag.%I', api.vector_table(p_space_id))),
                       '{dims}', sp.dims::text),
-                      '{ann}', api.ann_order_sql('v', 'v_qh', sp.dims)))
-    FROM rag.spaces sp WHERE sp.id = p_space_id
+                      '{ann}', api.ann_order_sql('v', 'v_qh', sp.dims)),
+                      '{passes}', api.passes_sql('v_filter', 'v')),
+                      '{own}', format('api.space_%s_', p_space_id)),
+                      '{op}', CASE sp.metric WHEN 'cosine' THEN '<=>' ELSE '<#>' END),
+                      '{cosine}', (sp.metric = 'cosine')::text),
+                      '{max_tokens}', coalesce(sp.max_tokens, 1)::text))
+    FROM rag.spaces sp, api.space_function_signatures() s
+    WHERE sp.id = p_space_id AND s.name = b.name
 $$;
 
+-- The functions of a space: the bodies of its kind.
 CREATE FUNCTION api.create_space_functions(p_space_id integer)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    s api.space_function_spec;
+    b api.space_function_body;
 BEGIN
-    FOR s IN SELECT * FROM api.space_function_specs() LOOP
-        EXECUTE api.space_function_sql(p_space_id, s);
+    FOR b IN SELECT f.* FROM api.space_function_bodies() f
+             JOIN rag.spaces sp ON sp.kind = f.space_kind AND sp.id = p_space_id
+             ORDER BY f.name = 'maxsim' DESC, f.name = 'sims' DESC  -- what others call first
+    LOOP
+        EXECUTE api.space_function_sql(p_space_id, b);
     END LOOP;
     PERFORM api.create_space_dispatch();
 END
@@ -247,10 +523,10 @@ RETURNS void
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_kind text;
+    v_name text;
 BEGIN
-    FOR v_kind IN SELECT kind FROM api.space_function_specs() LOOP
-        EXECUTE format('DROP FUNCTION IF EXISTS api.%I', api.space_function(p_space_id, v_kind));
+    FOR v_name IN SELECT name FROM api.space_function_signatures() LOOP
+        EXECUTE format('DROP FUNCTION IF EXISTS api.%I', api.space_function(p_space_id, v_name));
     END LOOP;
     PERFORM api.create_space_dispatch(p_space_id);
 END

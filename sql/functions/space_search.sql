@@ -1,43 +1,38 @@
--- Single-space search: the plain nearest-neighbour query of one embedding space (the
--- HNSW index at ef_search, or an exact scan), with optional filters. The service checks
--- the space and the vector (app/search/space.py); p_collection is the filter's
--- collection, an argument of its own for routing.
+-- Single-space search: the plain nearest-neighbour query of one embedding space (its HNSW
+-- index at ef_search, or an exact scan with strategy scan), with optional filters. The
+-- plan has the one space (index 1); the service builds and checks it
+-- (app/search/space.py); p_collection is the plan's collection, for routing.
 
-CREATE FUNCTION api.space_topk(
-    p_collection integer,
-    p_space_id integer,
-    p_vector vector,
-    p_k integer,
-    p_min_similarity float8,
-    p_filter api.search_filter,
-    p_filtered boolean,
-    p_ef_search integer,
-    p_exact boolean
-) RETURNS json
+CREATE FUNCTION api.space_topk(p_collection integer, p api.search_plan, p_min_similarity float8)
+RETURNS json
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
 AS $$
 DECLARE
     v_started timestamptz := clock_timestamp();
+    v_exact boolean := p.strategy = 'scan';
     v_ids bigint[];
     v_sims float8[];
     v_rows json;
 BEGIN
-    PERFORM set_config('hnsw.ef_search', p_ef_search::text, true);
-    IF p_exact THEN
-        -- the float32 distance matches no index: ordering by it scans exactly
+    PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
+    IF v_exact THEN
+        -- every chunk that passes the filter, scored exactly
         EXECUTE format(
             'SELECT coalesce(array_agg(id), ''{}''), coalesce(array_agg(sim), ''{}'')
-             FROM (SELECT v.chunk_pk AS id, 1 - (v.embedding <=> $2) AS sim
-                   FROM rag.%I v JOIN rag.chunks c ON c.id = v.chunk_pk
-                                                 AND c.collection_id = v.collection_id
-                   WHERE v.collection_id = ($1).collection_id AND %s
-                   ORDER BY v.embedding <=> $2, c.chunk_id LIMIT %s) n',
-            api.vector_table(p_space_id), api.filter_sql(p_filter, '$1'), p_k)
-        INTO v_ids, v_sims USING p_filter, p_vector;
+             FROM (SELECT c.id, %1$s AS sim FROM rag.chunks c %2$s
+                   WHERE %3$s AND %1$s IS NOT NULL
+                   ORDER BY 2 DESC, c.chunk_id LIMIT %4$s) n',
+            api.space_sim_sql(p, 1, '$2'), api.vector_joins_sql(p),
+            api.filter_sql(p.filter, '($1).filter'), p.k)
+        INTO v_ids, v_sims USING p, p.vectors;
     ELSE
-        SELECT n.ids, n.sims INTO v_ids, v_sims
-        FROM api.space_nearest(p_space_id, p_vector, p_k, p_filter, p_filtered) n;
+        -- a multivector query reads ef_search tokens for each of its tokens: a chunk's
+        -- MaxSim needs its best token for every query token, not only its nearest one
+        SELECT n.ids[1 : p.k], n.sims[1 : p.k] INTO v_ids, v_sims
+        FROM api.space_nearest(p.space_ids[1], p, 1,
+                               CASE p.space_kinds[1] WHEN 'multivector'
+                                    THEN greatest(p.k, p.ef_search) ELSE p.k END) n;
     END IF;
     SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'chunk', c.chunk,
@@ -45,13 +40,13 @@ BEGIN
              ORDER BY u.n), '[]'::json)
     INTO v_rows
     FROM unnest(v_ids, v_sims) WITH ORDINALITY AS u(id, sim, n)
-    JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p_filter.collection_id
+    JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
     WHERE p_min_similarity IS NULL OR u.sim >= p_min_similarity;
     RETURN json_build_object(
         'rows', v_rows,
         'meta', json_build_object(
-            'strategy', CASE WHEN p_exact THEN 'scan' ELSE 'hnsw' END,
-            'exact', p_exact,
+            'strategy', CASE WHEN v_exact THEN 'scan' ELSE 'hnsw' END,
+            'exact', v_exact,
             'search_time_ms', api.elapsed_ms(v_started)));
 END
 $$;

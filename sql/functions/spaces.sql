@@ -27,6 +27,40 @@ RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT api.vector_partition(p_space_id, p_collection_id) || '_hnsw' $$;
 
+-- What a space's HNSW index orders by, per kind: dense vectors and multivector tokens
+-- normalised in half precision (cosine); sparse vectors as they are, by cosine or inner
+-- product, the ones with more non-zero entries than the index takes left out (read
+-- exactly by the searches: see space_functions.sql).
+CREATE FUNCTION api.space_index_sql(s rag.spaces)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE s.kind
+        WHEN 'sparse' THEN format('(embedding sparsevec_%s_ops) WITH (m = %s, ef_construction = %s)
+                                   WHERE nnz <= 1000',
+                                  CASE s.metric WHEN 'cosine' THEN 'cosine' ELSE 'ip' END,
+                                  s.hnsw_m, s.hnsw_ef_construction)
+        ELSE format('((l2_normalize(embedding)::halfvec(%s)) halfvec_cosine_ops)
+                     WITH (m = %s, ef_construction = %s)',
+                    s.dims, s.hnsw_m, s.hnsw_ef_construction)
+    END
+$$;
+
+-- The columns of a space's vector table, per kind.
+CREATE FUNCTION api.vector_columns_sql(s rag.spaces)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+AS $$
+    SELECT CASE s.kind
+        WHEN 'sparse' THEN format('embedding sparsevec(%s) NOT NULL, nnz integer NOT NULL,
+                                   PRIMARY KEY (chunk_pk, collection_id)', s.dims)
+        WHEN 'multivector' THEN format('ord smallint NOT NULL, embedding vector(%s) NOT NULL,
+                                        PRIMARY KEY (chunk_pk, ord, collection_id)', s.dims)
+        ELSE format('embedding vector(%s) NOT NULL, PRIMARY KEY (chunk_pk, collection_id)',
+                    s.dims)
+    END
+$$;
+
 -- The HNSW index of one collection's vectors in one space, with the m / ef_construction
 -- the space was registered with.
 CREATE FUNCTION api.create_space_index(p_space_id integer, p_collection_id integer)
@@ -37,13 +71,10 @@ DECLARE
     v_space rag.spaces;
 BEGIN
     SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
-    EXECUTE format(
-        'CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw
-             ((l2_normalize(embedding)::halfvec(%s)) halfvec_cosine_ops)
-             WITH (m = %s, ef_construction = %s)',
-        api.hnsw_index(p_space_id, p_collection_id),
-        api.vector_partition(p_space_id, p_collection_id),
-        v_space.dims, v_space.hnsw_m, v_space.hnsw_ef_construction);
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw %s',
+                   api.hnsw_index(p_space_id, p_collection_id),
+                   api.vector_partition(p_space_id, p_collection_id),
+                   api.space_index_sql(v_space));
 END
 $$;
 
@@ -98,12 +129,19 @@ CREATE FUNCTION api.create_vector_partition(p_space_id integer, p_collection_id 
 RETURNS void
 LANGUAGE plpgsql
 AS $$
+DECLARE
+    v_space rag.spaces := (SELECT s FROM rag.spaces s WHERE s.id = p_space_id);
 BEGIN
     -- the column's storage comes from the space's table (api.register_space)
     EXECUTE format('CREATE TABLE rag.%I PARTITION OF rag.%I FOR VALUES IN (%s)',
                    api.vector_partition(p_space_id, p_collection_id),
                    api.vector_table(p_space_id), p_collection_id);
     PERFORM api.create_space_index(p_space_id, p_collection_id);
+    IF v_space.kind = 'sparse' THEN  -- the vectors the HNSW index cannot take
+        EXECUTE format('CREATE INDEX %I ON rag.%I (chunk_pk) WHERE nnz > 1000',
+                       api.vector_partition(p_space_id, p_collection_id) || '_unindexed',
+                       api.vector_partition(p_space_id, p_collection_id));
+    END IF;
 END
 $$;
 
@@ -113,7 +151,10 @@ CREATE FUNCTION api.register_space(
     p_model text,
     p_description text,
     p_hnsw_m integer,
-    p_hnsw_ef_construction integer
+    p_hnsw_ef_construction integer,
+    p_kind text DEFAULT 'dense',
+    p_metric text DEFAULT 'cosine',
+    p_max_tokens integer DEFAULT NULL
 ) RETURNS rag.spaces
 LANGUAGE plpgsql
 AS $$
@@ -121,21 +162,18 @@ DECLARE
     v_space rag.spaces;
     v_collection integer;
 BEGIN
-    INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction)
+    INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction,
+                            kind, metric, max_tokens)
     VALUES (p_name, p_dims, coalesce(p_model, ''), coalesce(p_description, ''),
-            p_hnsw_m, p_hnsw_ef_construction)
+            p_hnsw_m, p_hnsw_ef_construction, p_kind, p_metric, p_max_tokens)
     RETURNING * INTO v_space;
     EXECUTE format(
-        'CREATE TABLE rag.%I (
-             collection_id integer NOT NULL,
-             chunk_pk      bigint NOT NULL,
-             embedding     vector(%s) NOT NULL,
-             PRIMARY KEY (chunk_pk, collection_id)
-         ) PARTITION BY LIST (collection_id)',
-        api.vector_table(v_space.id), p_dims);
+        'CREATE TABLE rag.%I (collection_id integer NOT NULL, chunk_pk bigint NOT NULL, %s)
+         PARTITION BY LIST (collection_id)',
+        api.vector_table(v_space.id), api.vector_columns_sql(v_space));
     -- Up to 2,000 dimensions a vector fits in a heap page: keep it inline, so that
     -- scoring a candidate reads one tuple and never a TOAST chunk (partitions inherit it).
-    IF p_dims <= 2000 THEN
+    IF v_space.kind <> 'sparse' AND p_dims <= 2000 THEN
         EXECUTE format('ALTER TABLE rag.%I ALTER COLUMN embedding SET STORAGE PLAIN',
                        api.vector_table(v_space.id));
     END IF;
@@ -179,7 +217,7 @@ BEGIN
         dims := v_space.dims;
         model := v_space.model;
         description := v_space.description;
-        EXECUTE format('SELECT count(*) FROM rag.%I',
+        EXECUTE format('SELECT count(DISTINCT chunk_pk) FROM rag.%I',
                        api.vector_partition(v_space.id, p_collection_id)) INTO vectors;
         RETURN NEXT;
     END LOOP;

@@ -50,8 +50,6 @@ DECLARE
     v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
     v_single integer := api.single_space(p);
     v_spaces integer := cardinality(p.space_ids);
-    v_collection_chunks bigint := (SELECT chunks FROM rag.collection_counts
-                                    WHERE collection_id = p.collection_id);
     -- everything scored so far
     v_ids bigint[] := '{}';
     v_chunk_ids text[] := '{}';
@@ -105,17 +103,13 @@ BEGIN
                 v_stream := api.walk_fetch(v_walk, depth - v_walked);
                 v_walked := v_walked + cardinality(v_stream.ids);
                 v_far := coalesce(v_stream.far, v_far);
+                v_bounds[i] := api.walk_bound(p, v_walked, depth, 1, 1 - v_far
+                                              + api.ann_distance_error(p.space_dims[i]));
             ELSE
-                v_stream := api.space_nearest(p.space_ids[i], p.vectors[i], depth, p.filter,
-                                              p.filtered);
-                v_walked := cardinality(v_stream.ids);
-                v_far := v_stream.far;
+                v_stream := api.space_nearest(p.space_ids[i], p, i, depth);
+                v_bounds[i] := v_stream.bound;
             END IF;
-            IF v_walked = depth THEN
-                v_bounds[i] := 1 - v_far + api.ann_distance_error(p.space_dims[i]);
-            ELSIF v_collection_chunks <= current_setting('hnsw.max_scan_tuples')::bigint THEN
-                v_bounds[i] := 0;  -- the walk visited every vector: no unread chunk is near
-            ELSE
+            IF v_bounds[i] IS NULL THEN
                 rounds := rounds || jsonb_build_object('depth', depth, 'short_stream',
                                                        p.space_names[i]);
                 EXIT deepening;  -- the walk gave up before finding depth chunks: scan

@@ -38,7 +38,7 @@ COPY rag.chunks (id, collection_id, document_id, chunk_id, doc_id, src, title, o
 FROM STDIN (FORMAT BINARY);
 
 -- name: copy_vectors
-COPY {table} (collection_id, chunk_pk, embedding) FROM STDIN (FORMAT BINARY);
+COPY {table} (collection_id, chunk_pk, {columns}) FROM STDIN (FORMAT BINARY);
 
 -- name: get_document
 SELECT d.id, d.collection_id, d.doc_id, d.src, d.title, d.category, d.metadata, d.tags,
@@ -55,7 +55,7 @@ WHERE c.document_id = %(document)s AND c.collection_id = %(collection)s
 ORDER BY c.ordinal;
 
 -- name: document_vectors
-SELECT chunk_id, space, embedding FROM api.document_vectors(%(document)s, %(collection)s);
+SELECT chunk_id, space, kind, embedding FROM api.document_vectors(%(document)s, %(collection)s);
 
 -- name: document_to_delete
 -- The document and how many chunks it has (counted before the delete: on Citus a

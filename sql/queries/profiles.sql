@@ -65,7 +65,9 @@ SELECT
      FROM rag.profiles p JOIN rag.profile_versions v USING (name, version)
      WHERE p.name = ANY(%(names)s::text[])) AS profiles,
     (SELECT jsonb_agg(jsonb_build_object('id', id, 'name', name, 'dims', dims, 'model', model,
-                                         'embedder', embedder) ORDER BY id)
+                                         'embedder', embedder, 'kind', kind, 'metric', metric,
+                                         'max_tokens', max_tokens)
+                      ORDER BY id)
      FROM rag.spaces) AS spaces;
 
 -- name: profile_names

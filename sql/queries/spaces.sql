@@ -2,12 +2,16 @@
 SELECT dims FROM rag.spaces WHERE name = %s;
 
 -- name: register_space
-SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction
-FROM api.register_space(%s, %s, %s, %s, %s, %s);
+SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction, kind,
+       metric, max_tokens
+FROM api.register_space(p_name => %(name)s, p_dims => %(dims)s, p_model => %(model)s,
+                        p_description => %(description)s, p_hnsw_m => %(m)s,
+                        p_hnsw_ef_construction => %(ef_construction)s, p_kind => %(kind)s,
+                        p_metric => %(metric)s, p_max_tokens => %(max_tokens)s);
 
 -- name: list_spaces
 SELECT id, name, dims, model, description, created_at, hnsw_m, hnsw_ef_construction,
-       embedder, embedder_next
+       embedder, embedder_next, kind, metric, max_tokens
 FROM rag.spaces ORDER BY id;
 
 -- name: drop_space

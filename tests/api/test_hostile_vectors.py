@@ -114,3 +114,74 @@ def test_a_timestamp_written_as_a_number_is_refused(client, as_of):
     assert r.json()["error"] == (
         "as_of must be an ISO 8601 timestamp, such as 2026-01-31T12:00:00Z, not a number"
     )
+
+
+KIND_SPACES = {"hsparse": {"kind": "sparse", "dims": 100},
+               "htokens": {"kind": "multivector", "dims": 4, "max_tokens": 3}}  # fmt: skip
+SPARSE_OK = {"indices": [1, 5], "values": [0.5, 1.0]}
+TOKENS_OK = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+# (space, value, the words the error must hold)
+BAD_SHAPES = [
+    ("hsparse", {"indices": [5, 1], "values": [1.0, 1.0]}, "indices[1] must be greater"),
+    ("hsparse", {"indices": [1, 1], "values": [1.0, 1.0]}, "increasing, no repeats"),
+    ("hsparse", {"indices": [100], "values": [1.0]}, "indices[0] is 100: must be below 100"),
+    ("hsparse", {"indices": [-1], "values": [1.0]}, "indices[0]: Input should be greater"),
+    ("hsparse", {"indices": [1, 2], "values": [1.0]}, "2 indices but 1 values"),
+    ("hsparse", {"indices": [], "values": []}, "at least one non-zero entry"),
+    ("hsparse", {"indices": [1], "values": [0.0]}, "values[0] is 0"),
+    ("hsparse", {"indices": [1], "values": [1.0], "dim": 99}, "dim is 99; the space has 100"),
+    (
+        "hsparse",
+        {"indices": list(range(16_001)), "values": [1.0] * 16_001},
+        "at most 16,000 entries",
+    ),
+    ("hsparse", {"indices": [1], "values": [1e-30]}, "its length (L2 norm)"),
+    ("hsparse", {"indices": [1], "weights": [1.0]}, "unknown field"),
+    ("hsparse", [0.1, 0.2], "must be a sparse vector"),
+    ("htokens", [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0]], "[1]: expected 4 numbers, got 2"),
+    ("htokens", [[1.0, 0.0, 0.0, 0.0]] * 4, "4 token vectors; the space takes at most 3"),
+    ("htokens", [[0.0, 0.0, 0.0, 0.0]], "[0] must not be all zeros"),
+    ("htokens", [[1.0, 0.0, 0.0, "x"]], "[0][3] must be a number (got a string)"),
+    ("htokens", [1.0, 0.0, 0.0, 0.0], "must be a multivector"),
+    ("htokens", SPARSE_OK, "must be a multivector"),
+    ("default", SPARSE_OK, "must be a number[] (a dense vector)"),
+    ("default", TOKENS_OK, "must be a number[] (a dense vector)"),
+]
+
+
+@pytest.fixture(scope="module")
+def kind_spaces(client):
+    for name, body in KIND_SPACES.items():
+        assert client.post("/api/rag/spaces", json={"name": name, **body}).status_code == 201
+
+
+@pytest.mark.parametrize(("space", "value", "words"), BAD_SHAPES,
+                         ids=[f"{s}-{w[:24]}" for s, _, w in BAD_SHAPES])  # fmt: skip
+def test_a_vector_of_the_wrong_shape_for_its_space_is_refused(client, kind_spaces, space,
+                                                              value, words):  # fmt: skip
+    good = {"hsparse": SPARSE_OK, "htokens": TOKENS_OK, "default": GOOD}
+    chunk = {"chunk_id": "shape-0", "chunk": "text",
+             "embeddings": {**good, space: value}}  # fmt: skip
+    r = client.post("/api/rag/documents", json={"doc_id": "shape", "chunks": [chunk]})
+    assert r.status_code == 400, r.text
+    assert words in r.text and f"embeddings.{space}" in r.text, r.text
+    assert client.get("/api/rag/documents/shape").status_code == 404
+    r = client.post("/api/rag/search", json={"embeddings": {space: value}})
+    assert r.status_code == 400 and words in r.text, r.text
+
+
+def test_every_shape_stored_together_reads_back(client, kind_spaces):
+    chunk = {
+        "chunk_id": "shape-0",
+        "chunk": "text",
+        "embeddings": {"hsparse": SPARSE_OK, "htokens": TOKENS_OK, "default": GOOD},
+    }
+    assert client.post("/api/rag/documents", json={"doc_id": "shape", "chunks": [chunk]}
+                       ).status_code == 200  # fmt: skip
+    try:
+        read = client.get("/api/rag/documents/shape?include_embeddings=true").json()
+        stored = read["chunks"][0]["embeddings"]
+        assert stored["hsparse"] == {**SPARSE_OK, "dim": 100}
+        assert stored["htokens"] == TOKENS_OK
+    finally:
+        client.delete("/api/rag/documents/shape")

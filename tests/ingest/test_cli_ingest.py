@@ -85,3 +85,30 @@ def test_invalid_json_line(db_url, tmp_path):
     done = _run(["ingest", str(path)], db_url)
     assert done.returncode == 1
     assert ":2: request body is not valid JSON" in done.stderr
+
+
+def test_ingest_stores_every_kind_of_vector_and_rebuilds_their_indexes(db_url, tmp_path):
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("SELECT api.register_space('bulk_sparse', 50, '', '', 8, 32, 'sparse')")
+        conn.execute("SELECT api.register_space('bulk_tokens', 4, '', '', 8, 32, "
+                     "'multivector', 'cosine', 8)")  # fmt: skip
+    rng = np.random.default_rng(3)
+    docs = [{"doc_id": f"kinds-{i}", "chunks": [{"chunk": f"doc {i}", "embeddings": {
+        "bulk_sparse": {"indices": [i % 50, 49], "values": [1.0, 0.5]} if i % 50 != 49
+        else {"indices": [49], "values": [1.0]},
+        "bulk_tokens": rng.standard_normal((1 + i % 4, 4)).tolist()}}]}
+        for i in range(120)]  # fmt: skip
+    path = tmp_path / "kinds.jsonl"
+    _write(path, docs)
+    done = _run(["ingest", str(path), "--rebuild-index", "always"], db_url)
+    assert done.returncode == 0, done.stderr
+    with psycopg.connect(db_url) as conn:
+        counts = conn.execute(
+            "SELECT (SELECT count(*) FROM rag.vectors_2), (SELECT count(*) FROM rag.vectors_3),"
+            " (SELECT count(DISTINCT chunk_pk) FROM rag.vectors_3)"
+        ).fetchone()
+        indexes = conn.execute(
+            "SELECT count(*) FROM api.missing_space_indexes() m WHERE m.collection = 'default'"
+        ).fetchone()[0]
+    assert counts == (120, sum(1 + i % 4 for i in range(120)), 120)
+    assert indexes == 0

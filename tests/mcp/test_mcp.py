@@ -217,6 +217,32 @@ def test_single_space_search_mirrors_rest(mcp, client, corpus):
     assert len(clamped["results"]) == 50 and clamped["notes"]
 
 
+def test_single_space_search_of_each_kind_mirrors_rest(mcp, client):
+    for name, body in {"mcp_terms": {"kind": "sparse", "dims": 20},
+                       "mcp_tokens": {"kind": "multivector", "dims": 3}}.items():  # fmt: skip
+        assert client.post("/api/rag/spaces", json={"name": name, **body}).status_code == 201
+    chunks = [
+        {
+            "chunk_id": f"mcp-kind-{n}",
+            "chunk": f"kinds {n}",
+            "embeddings": {
+                "mcp_terms": {"indices": [n, 19], "values": [1.0, 0.1 * (n + 1)]},
+                "mcp_tokens": [[1.0, float(n), 0.0], [0.0, 1.0, float(n)]],
+            },
+        }
+        for n in range(6)
+    ]
+    doc = {"doc_id": "mcp-kinds", "chunks": chunks}
+    assert client.post("/api/rag/documents", json=doc).status_code == 200
+    for space, query in [("mcp_terms", {"indices": [2, 19], "values": [1.0, 1.0]}),
+                         ("mcp_tokens", [[1.0, 2.0, 0.0]])]:  # fmt: skip
+        body = {"query_embedding": query, "top_k": 3}
+        answer = mcp.ok("search_single_space", {"space": space, **body})
+        expected = rest(client, f"/api/rag/search/space/{space}", body)
+        assert answer["results"] == expected["results"] and len(answer["results"]) == 3
+    assert answer["results"][0]["chunk_id"] == "mcp-kind-2"  # its first token is the query
+
+
 @pytest.fixture(scope="module")
 def other_collection(client) -> str:
     """A second collection whose chunks share words and ids with the default one's."""

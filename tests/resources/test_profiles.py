@@ -8,7 +8,8 @@ import httpx
 import numpy as np
 import pytest
 
-from helpers import AS_OF, brute_force, random_corpus
+import helpers
+from helpers import AS_OF, as_json, brute_force, kind_value, random_corpus
 
 TWELVE = [
     "e1_semantic", "e2_temporal_recent", "e3_temporal_periodic", "e4_temporal_positional",
@@ -24,6 +25,8 @@ BUILTIN_SPACE_WEIGHTS = {
     "balanced": [0.083] * 11 + [0.087],
 }
 DIMS = 4  # every one of the twelve test spaces
+# the twelve spaces' kinds: e6 holds term weights, e12 token vectors (late interaction)
+KINDS = {"e6_sparse": "sparse", "e12_late_interaction": "multivector"}
 
 
 def unit(seed: int, dims: int = DIMS) -> list[float]:
@@ -35,15 +38,21 @@ def unit(seed: int, dims: int = DIMS) -> list[float]:
 def twelve(client):
     """The twelve named spaces, and 300 chunks with vectors in all of them."""
     for name in TWELVE:
-        assert client.post("/api/rag/spaces", json={"name": name, "dims": DIMS}).status_code == 201
+        body = {"name": name, "dims": DIMS, "kind": KINDS.get(name, "dense")}
+        assert client.post("/api/rag/spaces", json=body).status_code == 201
     docs, chunks = random_corpus(
         np.random.default_rng(12), "tw", n_docs=15, chunks_per_doc=20,
-        spaces=dict.fromkeys(TWELVE, DIMS), missing=0.05,
+        spaces=dict.fromkeys(TWELVE, DIMS), missing=0.05, kinds=KINDS,
     )  # fmt: skip
     for doc in docs:
         assert client.post("/api/rag/documents", json=doc).status_code == 200
-    query = {name: unit(i) for i, name in enumerate(TWELVE)}
-    return {"chunks": chunks, "query": query, "prefix": "https://tw.example/"}
+    values = {name: _query_value(i, KINDS.get(name, "dense")) for i, name in enumerate(TWELVE)}
+    query = {name: as_json(value) for name, value in values.items()}
+    return {"chunks": chunks, "query": query, "values": values, "prefix": "https://tw.example/"}
+
+
+def _query_value(seed: int, kind: str) -> object:
+    return kind_value(np.random.default_rng(seed), kind, np.asarray(unit(seed)))
 
 
 def search(client, **body):
@@ -257,7 +266,7 @@ def test_active_spaces_narrow_the_search(client, twelve):
     body = search(client, embeddings=twelve["query"], active_spaces=active, k=10,
                   src_prefix=twelve["prefix"], as_of=AS_OF.isoformat(), explain=True)  # fmt: skip
     assert body["query_metadata"]["spaces_searched"] == active
-    q = {s: np.asarray(twelve["query"][s], np.float32) for s in active}
+    q = {s: twelve["values"][s] for s in active}
     expected = brute_force(twelve["chunks"], q, dict.fromkeys(active, 0.5), (0.8, 0.1, 0.1))
     top = sorted(expected, key=lambda c: -expected[c])[:10]
     assert [r["chunk_id"] for r in body["rows"]] == top
@@ -276,8 +285,8 @@ def test_explanations_add_up(client, twelve):
         chunk = by_id[row["chunk_id"]]
         for space, similarity in row["per_space_scores"].items():
             if space in chunk.vectors:
-                q = np.asarray(twelve["query"][space])
-                assert similarity == pytest.approx(float(q @ chunk.vectors[space]), abs=1e-5)
+                expected = helpers.similarity(twelve["values"][space], chunk.vectors[space])
+                assert similarity == pytest.approx(expected, abs=1e-5)
             else:
                 assert similarity is None
         top = row["top_contributing_spaces"]
@@ -337,7 +346,7 @@ def test_explain_a_chunk_in_the_results_filtered_out_and_outscored(client, twelv
 
     weights = {s: w for s, w in zip(
         TWELVE, BUILTIN_SPACE_WEIGHTS["balanced"], strict=True)}  # fmt: skip
-    q = {s: np.asarray(v, np.float32) for s, v in twelve["query"].items()}
+    q = twelve["values"]
     total = sum(weights.values())
     scores = brute_force(twelve["chunks"], q, {s: w / total for s, w in weights.items()},
                          (0.6, 0.2, 0.2))  # fmt: skip

@@ -120,37 +120,50 @@ def test_the_sql_generated_from_each_registry_is_the_reviewed_one(name):
     _golden(f"generated_{name}.sql", generated_sql(name).strip() + "\n")
 
 
-KINDS = "SELECT kind FROM api.space_function_specs()"
+SPACES = {  # one space of each kind: name -> register_space's kind arguments
+    "golden_dense": "'dense', 'cosine', NULL",
+    "golden_sparse": "'sparse', 'inner_product', NULL",
+    "golden_multivector": "'multivector', 'cosine', 16",
+}
 
 
-def test_each_spaces_functions_are_the_reviewed_ones(conn):
-    (space_id,) = conn.execute(
-        "SELECT id FROM api.register_space('golden', 8, '', '', 8, 32)"
-    ).fetchone()
+def _definition(conn, function: str) -> str:
+    return conn.execute(
+        "SELECT pg_get_functiondef(format('api.%%I', %s::text)::regproc)", (function,)
+    ).fetchone()[0]
+
+
+def test_each_kinds_functions_and_the_dispatchers_are_the_reviewed_ones(conn):
+    ids = {}
+    for name, kind in SPACES.items():
+        (ids[name],) = conn.execute(
+            f"SELECT id FROM api.register_space('{name}', 8, '', '', 8, 32, {kind})"
+        ).fetchone()
     try:
-        texts = [
-            conn.execute(
-                "SELECT pg_get_functiondef(format('api.%%I', api.space_function(%s, %s))"
-                "::regproc)", (space_id, kind),
-            ).fetchone()[0].replace(f"space_{space_id}_", "space_N_").replace(
-                f"vectors_{space_id}", "vectors_N")
-            for (kind,) in conn.execute(KINDS).fetchall()
-        ]  # fmt: skip
-        _golden("space_functions.sql", "\n".join(texts))
-        dispatchers = [
-            conn.execute(
-                "SELECT pg_get_functiondef(format('api.%%I', 'space_' || %s)::regproc)", (kind,)
-            ).fetchone()[0]
-            for (kind,) in conn.execute(KINDS).fetchall()
-        ]
-        _golden(
-            "space_dispatch.sql",
-            "\n".join(dispatchers)
-            .replace(f"WHEN {space_id} THEN", "WHEN N THEN")
-            .replace(f"space_{space_id}_", "space_N_"),
-        )
+        for name, space_id in ids.items():
+            kind = name.split("_")[1]
+            names = conn.execute(
+                "SELECT b.name FROM api.space_function_bodies() b JOIN rag.spaces s "
+                "ON s.kind = b.space_kind WHERE s.id = %s ORDER BY b.name",
+                (space_id,),
+            ).fetchall()
+            texts = [_definition(conn, f"space_{space_id}_{n}") for (n,) in names]
+            _golden(
+                f"space_functions_{kind}.sql",
+                "\n".join(texts)
+                .replace(f"space_{space_id}_", "space_N_")
+                .replace(f"vectors_{space_id}", "vectors_N"),
+            )
+        signatures = conn.execute("SELECT name FROM api.space_function_signatures()").fetchall()
+        text = "\n".join(_definition(conn, f"space_{n}") for (n,) in signatures)
+        for name, space_id in ids.items():
+            text = text.replace(f"WHEN {space_id} THEN", f"WHEN <{name}> THEN").replace(
+                f"space_{space_id}_", f"space_<{name}>_"
+            )
+        _golden("space_dispatch.sql", text)
     finally:
-        conn.execute("SELECT api.drop_space('golden')")
+        for name in SPACES:
+            conn.execute("SELECT api.drop_space(%s)", (name,))
 
 
 @pytest.mark.unit

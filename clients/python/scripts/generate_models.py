@@ -266,7 +266,10 @@ def render_fields_dict(name: str, schema: dict[str, Any], requests: set[str]) ->
     ]
     annotate = Annotator(requests, typed_dict=True)
     for field_name, field_schema in schema.get("properties", {}).items():
-        lines.append(f"    {field_name}: {annotate(field_schema)}")
+        line = f"    {field_name}: {annotate(field_schema)}"
+        if len(line) > WIDTH:  # as ruff format wraps it
+            line = f"    {field_name}: (\n        {annotate(field_schema)}\n    )"
+        lines.append(line)
     return lines
 
 

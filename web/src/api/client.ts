@@ -113,8 +113,13 @@ export async function chunkVector(
     }),
   );
   const chunk = doc.chunks.find((c) => c.chunk_id === chunkId);
-  const [space, values] = Object.entries(chunk?.embeddings ?? {})[0] ?? [];
-  if (!space || !values) throw new Error(`chunk ${chunkId} has no stored vector`);
+  // the first dense vector (a number[]); sparse and multivector values are not used here
+  const dense = Object.entries(chunk?.embeddings ?? {}).find(
+    (entry): entry is [string, number[]] =>
+      Array.isArray(entry[1]) && typeof entry[1][0] === "number",
+  );
+  if (!dense) throw new Error(`chunk ${chunkId} has no stored dense vector`);
+  const [space, values] = dense;
   return { space, values };
 }
 

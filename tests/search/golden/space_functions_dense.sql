@@ -1,33 +1,24 @@
-CREATE OR REPLACE FUNCTION api.space_N_nearest(p_q vector, p_depth integer, p_filter api.search_filter, p_filtered boolean, OUT ids bigint[], OUT sims double precision[], OUT far double precision)
+CREATE OR REPLACE FUNCTION api.space_N_measures(p api.search_plan, p_space integer, p_ids bigint[], OUT sims double precision[], OUT l2 double precision[])
  RETURNS record
  LANGUAGE plpgsql
  STABLE
- SET enable_sort TO 'off'
- SET enable_bitmapscan TO 'off'
+ SET enable_hashjoin TO 'off'
+ SET enable_mergejoin TO 'off'
  SET enable_seqscan TO 'off'
 AS $function$
 DECLARE
-    v_qh halfvec(8) := l2_normalize(p_q)::halfvec(8);
+    v_q vector := p.vectors[p_space];
 BEGIN
-    SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
-           coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
-    INTO ids, sims, far
-    FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> p_q))::float8 AS sim,
-                 v.dist, row_number() OVER () AS rank
-          FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
-                WHERE v.collection_id = (p_filter).collection_id
-                  -- a subquery per vector the walk returns: one primary-key lookup each,
-                  -- where a join's generic plan may materialize every chunk that passes
-                  -- and compare each pair
-                  AND (NOT p_filtered
-                       OR (SELECT api.passes(p_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
-                           WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
-                ORDER BY 3 LIMIT p_depth) v) n;
+    SELECT array_agg((1 - (v.embedding <=> v_q))::float8 ORDER BY u.n),
+           array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
+    INTO sims, l2
+    FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
+    LEFT JOIN rag.vectors_N v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
 END
 $function$
 
-CREATE OR REPLACE FUNCTION api.space_N_walk(p api.search_plan, p_space integer)
- RETURNS refcursor
+CREATE OR REPLACE FUNCTION api.space_N_nearest(p api.search_plan, p_space integer, p_depth integer, OUT ids bigint[], OUT sims double precision[], OUT bound double precision)
+ RETURNS record
  LANGUAGE plpgsql
  STABLE
  SET enable_sort TO 'off'
@@ -38,17 +29,26 @@ DECLARE
     v_q vector := p.vectors[p_space];
     v_qh halfvec(8) := l2_normalize(v_q)::halfvec(8);
     v_filter api.search_filter := p.filter;
-    v_walk refcursor;
+    v_far float8;
 BEGIN
-    OPEN v_walk NO SCROLL FOR
-        SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8, v.dist
-        FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
-              WHERE v.collection_id = p.collection_id
-                AND (NOT p.filtered  -- as in nearest
-                     OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id)) FROM rag.chunks c
-                         WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
-              ORDER BY 3) v;
-    RETURN v_walk;
+    SELECT coalesce(array_agg(n.id ORDER BY n.rank), '{}'),
+           coalesce(array_agg(n.sim ORDER BY n.rank), '{}'), max(n.dist)
+    INTO ids, sims, v_far
+    FROM (SELECT v.chunk_pk AS id, (1 - (v.embedding <=> v_q))::float8 AS sim,
+                 v.dist, row_number() OVER () AS rank
+          FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
+                WHERE v.collection_id = p.collection_id
+                  -- a subquery per vector the walk returns: one primary-key lookup each,
+                  -- where a join's generic plan may materialize every chunk that passes
+                  -- and compare each pair
+                  AND (NOT p.filtered OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
+                                                WHERE d.id = c.document_id
+                                                  AND d.collection_id = c.collection_id))
+                    FROM rag.chunks c
+                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+                ORDER BY 3 LIMIT p_depth) v) n;
+    bound := api.walk_bound(p, cardinality(ids), p_depth, 1,
+                            1 - v_far + api.ann_distance_error(8));
 END
 $function$
 
@@ -124,39 +124,53 @@ BEGIN
 END
 $function$
 
-CREATE OR REPLACE FUNCTION api.space_N_sims(p_q vector, p_collection integer, p_ids bigint[], p_known_ids bigint[] DEFAULT '{}'::bigint[], p_known_sims double precision[] DEFAULT '{}'::double precision[])
+CREATE OR REPLACE FUNCTION api.space_N_sims(p api.search_plan, p_space integer, p_ids bigint[], p_known_ids bigint[] DEFAULT '{}'::bigint[], p_known_sims double precision[] DEFAULT '{}'::double precision[])
  RETURNS double precision[]
  LANGUAGE plpgsql
  STABLE
  SET enable_mergejoin TO 'off'
  SET enable_seqscan TO 'off'
 AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
 BEGIN
     IF coalesce(cardinality(p_ids), 0) = 0 THEN
         RETURN '{}';
     END IF;
     RETURN ARRAY(
-        SELECT coalesce(k.sim, (SELECT (1 - (v.embedding <=> p_q))::float8 FROM rag.vectors_N v
-                                WHERE v.chunk_pk = u.id AND v.collection_id = p_collection))
+        SELECT coalesce(k.sim, (SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.vectors_N v
+                                WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id))
         FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
         LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
         ORDER BY u.n);
 END
 $function$
 
-CREATE OR REPLACE FUNCTION api.space_N_measures(p_q vector, p_collection integer, p_ids bigint[], OUT sims double precision[], OUT l2 double precision[])
- RETURNS record
+CREATE OR REPLACE FUNCTION api.space_N_walk(p api.search_plan, p_space integer)
+ RETURNS refcursor
  LANGUAGE plpgsql
  STABLE
- SET enable_hashjoin TO 'off'
- SET enable_mergejoin TO 'off'
+ SET enable_sort TO 'off'
+ SET enable_bitmapscan TO 'off'
  SET enable_seqscan TO 'off'
 AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
+    v_qh halfvec(8) := l2_normalize(v_q)::halfvec(8);
+    v_filter api.search_filter := p.filter;
+    v_walk refcursor;
 BEGIN
-    SELECT array_agg((1 - (v.embedding <=> p_q))::float8 ORDER BY u.n),
-           array_agg((v.embedding <-> p_q)::float8 ORDER BY u.n)
-    INTO sims, l2
-    FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-    LEFT JOIN rag.vectors_N v ON v.chunk_pk = u.id AND v.collection_id = p_collection;
+    OPEN v_walk NO SCROLL FOR
+        SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8, v.dist
+        FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
+              WHERE v.collection_id = p.collection_id
+                AND (NOT p.filtered  -- as in nearest
+                     OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
+                                                WHERE d.id = c.document_id
+                                                  AND d.collection_id = c.collection_id))
+                    FROM rag.chunks c
+                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
+              ORDER BY 3) v;
+    RETURN v_walk;
 END
 $function$
