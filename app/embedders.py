@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-import numpy as np
 from psycopg import AsyncConnection
 
 from app.embed.base import REQUEST
@@ -15,6 +14,7 @@ from app.embed.registry import Embedders
 from app.ingest.store import load_spaces
 from app.settings import Settings
 from app.spaces import SpaceInfo
+from app.vectors import SpaceValue
 
 _SHARED: dict[int, tuple[Settings, Embedders]] = {}
 
@@ -36,16 +36,17 @@ def embedding_spaces(settings: Settings, spaces: Iterable[SpaceInfo]) -> list[Sp
 
 async def embed_question(
     settings: Settings, spaces: Iterable[SpaceInfo], text: str
-) -> dict[str, np.ndarray]:
-    """The question's vector in each of ``spaces`` (all at once)."""
+) -> dict[str, SpaceValue]:
+    """The question's value in each of ``spaces`` (all at once), where it has one (a
+    question without a term has none in a bm25 space)."""
     embedders = embedders_of(settings)
     jobs = {}
     for space in spaces:
         embedder = embedders.for_space(space)
         if embedder is not None:
-            jobs[space.name] = embedder.embed([embedder.config.query_prefix + text], REQUEST)
-    vectors = await asyncio.gather(*jobs.values())
-    return {name: rows[0] for name, rows in zip(jobs, vectors, strict=True)}
+            jobs[space.name] = embedder.encode_query(text, REQUEST)
+    values = await asyncio.gather(*jobs.values())
+    return {name: value for name, value in zip(jobs, values, strict=True) if value is not None}
 
 
 async def warm_up(settings: Settings, conn: AsyncConnection) -> None:
@@ -54,7 +55,7 @@ async def warm_up(settings: Settings, conn: AsyncConnection) -> None:
     for space in (await load_spaces(conn)).values():
         embedder = embedders_of(settings).for_space(space)
         if isinstance(embedder, LocalEmbedder):
-            await embedder.embed(["warm up"])
+            await embedder.encode(["warm up"])
 
 
 def query_embedder_name(settings: Settings, space: SpaceInfo | None) -> str | None:

@@ -1,13 +1,13 @@
 """What searches and ingest know of a registered embedding space, and the kinds of space.
 
-    dense        one vector per chunk (vector(dims)); cosine similarity; HNSW over the
-                 normalised half-precision vector
-    sparse       one sparse vector per chunk over a vocabulary of ``dims`` terms
-                 (sparsevec(dims)); cosine or inner product (``metric``); HNSW over the
-                 vectors with at most 1,000 non-zero entries, the others read exactly
-    multivector  up to ``max_tokens`` token vectors per chunk (late interaction); the score
-                 is MaxSim: for each query token its best cosine over the chunk's tokens,
-                 averaged over the query's tokens; HNSW over the token vectors
+dense        one vector per chunk (vector(dims)); cosine similarity; HNSW over the
+             normalised half-precision vector
+sparse       one sparse vector per chunk over a vocabulary of ``dims`` terms
+             (sparsevec(dims)); cosine or inner product (``metric``); HNSW over the
+             vectors with at most 1,000 non-zero entries, the others read exactly
+multivector  up to ``max_tokens`` token vectors per chunk (late interaction); the score
+             is MaxSim: for each query token its best cosine over the chunk's tokens,
+             averaged over the query's tokens; HNSW over the token vectors
 """
 
 from __future__ import annotations

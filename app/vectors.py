@@ -25,7 +25,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import orjson
-from pgvector import SparseVector
+from pgvector import SparseVector, Vector
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from app.errors import BadRequest
@@ -222,3 +222,26 @@ def stored_value(kind: str, text: str) -> Any:
     pairs = [item.split(":") for item in entries.strip("{}").split(",") if item]
     return {"indices": [int(i) - 1 for i, _ in pairs],  # pgvector counts from 1
             "values": [float(v) for _, v in pairs], "dim": int(dim)}  # fmt: skip
+
+
+def cache_columns(value: SpaceValue) -> dict[str, Any]:
+    """A dense or multivector value as rag.embedding_cache holds it (embedding, tokens)."""
+    if isinstance(value, np.ndarray) and value.ndim == 2:
+        return {"embedding": None, "tokens": [Vector(token) for token in value]}
+    return {"embedding": value, "tokens": None}
+
+
+def cached_value(embedding: Vector | None, tokens: list[Vector] | None) -> SpaceValue:
+    if tokens is not None:
+        return np.stack([token.to_numpy() for token in tokens]).astype(np.float32)
+    assert embedding is not None
+    return np.asarray(embedding.to_numpy(), dtype=np.float32)
+
+
+def stand_in(space: SpaceInfo) -> SpaceValue:
+    """Some valid value of ``space``'s kind (for planning a search whose values do not
+    matter)."""
+    if space.kind == "sparse":
+        return SparseVector({0: 1.0}, space.dims)
+    ones = np.ones(space.dims, dtype=np.float32)
+    return ones[None, :] if space.kind == "multivector" else ones

@@ -1,4 +1,8 @@
-"""What every embedder is, and the checks its answers pass before anything is stored."""
+"""What every embedder is, and the checks its answers pass before anything is stored.
+
+An embedder makes one space's values from text, in the shape of the space's kind
+(app/vectors.py): a vector (dense: app/embed/local.py, app/embed/http.py), token vectors
+(multivector: app/embed/local.py) or term weights (sparse: app/embed/terms.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ import numpy as np
 
 from app.embed.config import EmbedderConfig
 from app.errors import BadGateway
+from app.vectors import SpaceValue
 
 Purpose = Literal["query", "document"]
 
@@ -40,9 +45,44 @@ class Embedder(Protocol):
     @property
     def max_tokens(self) -> int: ...
 
+    @property
+    def cache_key(self) -> str | None:
+        """What the embedding cache keeps its values under (None: not kept, being cheaper
+        to make again than to read)."""
+
     def tokenizer(self) -> Tokenizer | None: ...
 
-    async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray: ...
+    async def encode(
+        self, texts: Sequence[str], patience: Patience = REQUEST
+    ) -> list[SpaceValue | None]:
+        """Chunks' values, one per text (the document prefix already on them; None: the
+        text has nothing this space can hold, e.g. no term)."""
+
+    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+        """A question's value (None: it has nothing this space can match)."""
+
+
+class DenseEncoding:
+    """encode and encode_query for an embedder of one vector per text."""
+
+    config: EmbedderConfig
+
+    @property
+    def cache_key(self) -> str | None:
+        return self.config.identity()
+
+    async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray:
+        raise NotImplementedError
+
+    async def encode(
+        self, texts: Sequence[str], patience: Patience = REQUEST
+    ) -> list[SpaceValue | None]:
+        return list(await self.embed(texts, patience))
+
+    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+        rows = await self.embed([self.config.query_prefix + text], patience)
+        row: np.ndarray = rows[0]
+        return row
 
 
 def checked_vectors(space: str, rows: np.ndarray, count: int, dims: int) -> np.ndarray:

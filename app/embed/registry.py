@@ -9,13 +9,15 @@ its 384 dimensions.
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 
 import httpx
 
 from app.embed.base import Embedder
 from app.embed.config import DEFAULT_PACKAGE, EmbedderConfig, local_default
 from app.embed.http import OpenAIEmbedder
-from app.embed.local import LocalEmbedder, library_installed
+from app.embed.local import LocalEmbedder, LocalTokenEmbedder, library_installed
+from app.embed.terms import TermEncoder
 from app.errors import BadRequest
 from app.settings import Settings
 from app.spaces import SpaceInfo
@@ -52,11 +54,24 @@ def check_key(config: EmbedderConfig, settings: Settings) -> None:
         )
 
 
+FITTING = {"dense": ("local", "openai"), "multivector": ("local",), "sparse": ("bm25",)}
+
+
+def check_fits(config: EmbedderConfig, space_kind: str) -> None:
+    """The embedder makes values of the space's kind (400 naming the ones that do)."""
+    if config.kind not in FITTING[space_kind]:
+        kinds = " or ".join(FITTING[space_kind])
+        raise BadRequest(
+            f"embedder.kind: a {space_kind} space takes an embedder of kind {kinds}",
+            field="embedder.kind",
+        )
+
+
 class Embedders:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._client: httpx.AsyncClient | None = None
-        self._made: dict[tuple[str, int, str], Embedder] = {}
+        self._made: dict[tuple[SpaceInfo, str], Embedder] = {}
 
     def config_for(self, space: SpaceInfo) -> EmbedderConfig | None:
         if space.embedder is not None:
@@ -67,23 +82,28 @@ class Embedders:
 
     def for_space(self, space: SpaceInfo) -> Embedder | None:
         config = self.config_for(space)
-        return None if config is None else self.made(config, space.name, space.dims)
+        return None if config is None else self.made(config, space)
 
-    def made(self, config: EmbedderConfig, space: str, dims: int) -> Embedder:
-        key = (space, dims, config.model_dump_json())
+    def made(self, config: EmbedderConfig, space: SpaceInfo) -> Embedder:
+        key = (replace(space, embedder=None), config.model_dump_json())
         if key not in self._made:
-            self._made[key] = self._make(config, space, dims)
+            self._made[key] = self._make(config, space)
         return self._made[key]
 
-    def _make(self, config: EmbedderConfig, space: str, dims: int) -> Embedder:
+    def _make(self, config: EmbedderConfig, space: SpaceInfo) -> Embedder:
+        check_fits(config, space.kind)
+        if config.kind == "bm25":
+            return TermEncoder(config, space.name, space.dims)
+        if config.kind == "local" and space.kind == "multivector":
+            return LocalTokenEmbedder(config, space.name, space.dims, space.max_tokens or 1)
         if config.kind == "local":
-            return LocalEmbedder(config, space, dims)
+            return LocalEmbedder(config, space.name, space.dims)
         check_key(config, self.settings)
         secret = self.settings.embedder_keys.get(config.key) if config.key else None
         if self._client is None:
             self._client = httpx.AsyncClient(limits=httpx.Limits(max_connections=64))
         key = secret.get_secret_value() if secret is not None else None
-        return OpenAIEmbedder(config, space, dims, key, self._client)
+        return OpenAIEmbedder(config, space.name, space.dims, key, self._client)
 
     async def close(self) -> None:
         if self._client is not None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
@@ -30,17 +29,18 @@ from app.search.plan import (
     weighing_spaces,
 )
 from app.settings import Settings
+from app.vectors import SpaceValue, stand_in
 
 
 def _question_stand_ins(
     request: FacetRequest, settings: Settings, context: SearchContext
-) -> dict[str, np.ndarray]:
-    """Vectors in place of the question's, in the spaces the search would embed it in."""
+) -> dict[str, SpaceValue]:
+    """Values in place of the question's, in the spaces the search would embed it in."""
     if request.has_vector() or not request.text():
         return {}
     embedding = [space.name for space in embedding_spaces(settings, context.spaces)]
     names = weighing_spaces(request, settings, context, embedding)
-    return {name: np.ones(context.space(name).dims, dtype=np.float32) for name in names}
+    return {name: stand_in(context.space(name)) for name in names}
 
 
 def keyword_plan(

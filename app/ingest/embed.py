@@ -15,7 +15,6 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
@@ -25,13 +24,14 @@ from app.embedders import embedders_of
 from app.ingest.prepare import ROW, PreparedChunk, PreparedDocument
 from app.settings import Settings
 from app.spaces import SpaceInfo
+from app.vectors import SpaceValue, cache_columns, cached_value
 
 PATH_SEPARATOR = " › "
 
 
 @dataclass
 class EmbedCounts:
-    embedded: int = 0  # texts the embedders were sent
+    embedded: int = 0  # texts the embedders' models were sent (bm25 weights: neither)
     cached: int = 0  # texts found in the cache
 
     def add(self, other: EmbedCounts) -> None:
@@ -60,37 +60,36 @@ def wanting(docs: Sequence[PreparedDocument], space: str) -> list[PreparedChunk]
 
 
 async def _cached(
-    conn: AsyncConnection, identity: str, hashes: list[bytes]
-) -> dict[bytes, np.ndarray]:
+    conn: AsyncConnection, key: str | None, hashes: list[bytes]
+) -> dict[bytes, SpaceValue | None]:
+    if key is None:
+        return {}
     cursor = await conn.execute(
-        queries("documents").cached_vectors, {"embedder": identity, "hashes": hashes}
+        queries("documents").cached_vectors, {"embedder": key, "hashes": hashes}
     )
-    return {bytes(h): vector.to_numpy() for h, vector in await cursor.fetchall()}
+    return {bytes(h): cached_value(vector, tokens) for h, vector, tokens in await cursor.fetchall()}
 
 
 async def _remember(
-    conn: AsyncConnection, identity: str, hashes: list[bytes], rows: np.ndarray
+    conn: AsyncConnection, key: str | None, hashes: list[bytes], values: list[SpaceValue | None]
 ) -> None:
+    rows = [{"embedder": key, "hash": h, **cache_columns(value)}
+            for h, value in zip(hashes, values, strict=True) if value is not None]  # fmt: skip
+    if key is None or not rows:
+        return
     async with conn.cursor() as cursor:
-        await cursor.executemany(
-            queries("documents").cache_vector,
-            [
-                {"embedder": identity, "hash": h, "embedding": row}
-                for h, row in zip(hashes, rows, strict=True)
-            ],
-        )
+        await cursor.executemany(queries("documents").cache_vector, rows)
 
 
 async def embed_texts(
     conn: AsyncConnection, embedder: Embedder, texts: list[str], patience: Patience,
     progress: Progress | None,
-) -> list[np.ndarray]:  # fmt: skip
-    """Each text's vector: from the cache, else made in batches (kept in the cache as each
+) -> list[SpaceValue | None]:  # fmt: skip
+    """Each text's value: from the cache, else made in batches (kept in the cache as each
     batch is made); the same text is embedded once."""
-    config = embedder.config
-    identity = config.identity()
+    config, key = embedder.config, embedder.cache_key
     hashes = [hashlib.sha256(text.encode()).digest() for text in texts]
-    found = await _cached(conn, identity, sorted(set(hashes)))
+    found = await _cached(conn, key, sorted(set(hashes)))
     cached = sum(h in found for h in hashes)
     if progress and cached:
         progress(EmbedCounts(cached=cached))
@@ -98,10 +97,10 @@ async def embed_texts(
     step = config.batch_size * config.concurrency
     for offset in range(0, len(todo), step):
         batch = todo[offset : offset + step]
-        rows = await embedder.embed([text for _, text in batch], patience)
-        await _remember(conn, identity, [h for h, _ in batch], rows)
-        found.update(zip((h for h, _ in batch), rows, strict=True))
-        if progress:
+        values = await embedder.encode([text for _, text in batch], patience)
+        await _remember(conn, key, [h for h, _ in batch], values)
+        found.update(zip((h for h, _ in batch), values, strict=True))
+        if progress and key is not None:  # bm25 weights are read off the text: no model call
             progress(EmbedCounts(embedded=len(batch)))
     return [found[h] for h in hashes]
 
@@ -118,9 +117,10 @@ async def _embed_space(
             progress(step)
 
     texts = [embedding_input(embedder.config, chunk) for chunk in chunks]
-    vectors = await embed_texts(conn, embedder, texts, patience, counted)
-    for chunk, vector in zip(chunks, vectors, strict=True):
-        chunk.vectors[embedder.space] = vector
+    values = await embed_texts(conn, embedder, texts, patience, counted)
+    for chunk, value in zip(chunks, values, strict=True):
+        if value is not None:  # None: nothing of the text fits the space (no term)
+            chunk.vectors[embedder.space] = value
     return counts
 
 

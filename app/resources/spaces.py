@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.db.sqlfiles import queries
 from app.embed.config import EmbedderConfig
 from app.embed.local import check_local, local_dimensions, model_source
-from app.embed.registry import check_key
+from app.embed.registry import check_fits, check_key
+from app.embed.terms import vocabulary_size
 from app.errors import BadRequest, Conflict, NotFound, unknown_collection
 from app.settings import Settings
 from app.spaces import Metric, SpaceKind
@@ -50,10 +51,11 @@ class SpaceIn(BaseModel):
         description="Numbers per vector, 1..4000 (dense; per token for multivector), or the "
         "vocabulary size for sparse (up to 1e9).",
     )  # fmt: skip
-    metric: Metric = Field(
-        default="cosine",
+    metric: Metric | None = Field(
+        default=None,
         description="cosine (every kind), or inner_product (sparse only: the raw dot product, "
-        "not bounded by 1).",
+        "not bounded by 1). Default: inner_product for a sparse space with a bm25 embedder, "
+        "cosine otherwise.",
     )
     max_tokens: Count | None = Field(
         default=None, ge=1, le=MAX_TOKENS,
@@ -73,6 +75,9 @@ class SpaceIn(BaseModel):
             raise ValueError(
                 f"dims must be an integer in 1..{MAX_DENSE_DIMS} for a {self.kind} space"
             )
+        if self.metric is None:
+            bm25 = self.embedder is not None and self.embedder.kind == "bm25"
+            self.metric = "inner_product" if bm25 and self.kind == "sparse" else "cosine"
         if self.metric != "cosine" and self.kind != "sparse":
             raise ValueError("metric inner_product is for sparse spaces only")
         if self.max_tokens is not None and self.kind != "multivector":
@@ -93,9 +98,17 @@ SPACE_RULES = {
 }
 
 
-def check_embedder(config: EmbedderConfig, dims: int, settings: Settings) -> None:
-    """An embedder this server can run, making vectors of the space's dimensions where
-    that can be told without running it (400 naming what is wrong)."""
+def check_embedder(config: EmbedderConfig, space: SpaceIn, settings: Settings) -> None:
+    """An embedder of the space's kind this server can run, making vectors of the space's
+    dimensions where that can be told without running it (400 naming what is wrong)."""
+    check_fits(config, space.kind)
+    dims = space.dims
+    if config.kind == "bm25":
+        terms = vocabulary_size(config)
+        if terms != dims:
+            raise BadRequest(f"embedder: the tokenizer has {terms} terms; the space has {dims}",
+                             field="dims")  # fmt: skip
+        return
     if config.kind == "openai":
         check_key(config, settings)
         if config.dimensions is not None and config.dimensions != dims:
@@ -114,7 +127,13 @@ def check_embedder(config: EmbedderConfig, dims: int, settings: Settings) -> Non
 
 
 def parse_space(body: bytes | dict[str, Any]) -> SpaceIn:
-    return parse_model(SpaceIn, body, SPACE_RULES)
+    return parse_model(SpaceIn, body, SPACE_RULES, _field_of)
+
+
+def _field_of(loc: tuple[str | int, ...], message: str) -> BadRequest:
+    """The refusal naming the field it is about (embedder.b, dims, ...)."""
+    path = ".".join(str(part) for part in loc)
+    return BadRequest(message, field=path) if path else BadRequest(message)
 
 
 def _space_dict(row: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +151,7 @@ async def register_space(
     conn: AsyncConnection, space: SpaceIn, settings: Settings
 ) -> dict[str, Any]:
     if space.embedder is not None:
-        await asyncio.to_thread(check_embedder, space.embedder, space.dims, settings)
+        await asyncio.to_thread(check_embedder, space.embedder, space, settings)
     model = space.model or (space.embedder.model_name if space.embedder else "")
     params = {
         "name": space.name, "dims": space.dims, "model": model,

@@ -162,7 +162,7 @@ def query_values(
 
 def query_vectors(
     request: SearchRequest, context: SearchContext, default_space: str,
-    text_vectors: Mapping[str, np.ndarray] | None = None,
+    text_vectors: Mapping[str, SpaceValue] | None = None,
 ) -> tuple[list[SpaceInfo], list[SpaceValue]]:  # fmt: skip
     """The request's vectors by space, each checked against its space (or the question's,
     embedded on the server, when the request gives none)."""
@@ -278,7 +278,7 @@ def build_plan(
     request: SearchRequest,
     settings: Settings,
     context: SearchContext,
-    text_vectors: Mapping[str, np.ndarray] | None = None,
+    text_vectors: Mapping[str, SpaceValue] | None = None,
     classification: Classification | None = None,
     knobs: EngineKnobs = DEFAULT_KNOBS,
 ) -> SearchPlan:

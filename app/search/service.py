@@ -21,7 +21,6 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
 from psycopg import AsyncConnection
 
 from app.classify import GENERAL, of_class
@@ -42,7 +41,9 @@ from app.search.purpose import add_purpose_alignment
 from app.search.request import SearchRequest
 from app.search.response import search_response
 from app.search.store import RankedRow, Ranking, rank
+from app.search.terms import weighed_question
 from app.settings import Settings
+from app.vectors import SpaceValue
 from app.weights import BlendWeights
 
 MAX_EF_SEARCH = 1000
@@ -71,7 +72,7 @@ class Planning:
     request: SearchRequest
     settings: Settings
     context: SearchContext
-    text_vectors: dict[str, np.ndarray]
+    text_vectors: dict[str, SpaceValue]
     knobs: EngineKnobs
 
     def plan(self, share: float | None = None) -> SearchPlan:
@@ -107,8 +108,8 @@ class Planning:
 
 
 async def query_text_vectors(
-    request: SearchRequest, settings: Settings, context: SearchContext
-) -> tuple[dict[str, np.ndarray], float | None]:
+    conn: AsyncConnection, request: SearchRequest, settings: Settings, context: SearchContext
+) -> tuple[dict[str, SpaceValue], float | None]:
     """The query text embedded by each searched space's embedder, when the request has
     text and no vector and similarity counts there; and how long that took (ms, None when
     nothing was embedded)."""
@@ -120,8 +121,9 @@ async def query_text_vectors(
         return {}, None
     started = time.perf_counter()
     spaces = [context.space(name) for name in names]
-    vectors = await embed_question(settings, spaces, request.text() or "")
-    return vectors, (time.perf_counter() - started) * 1000
+    values = await embed_question(settings, spaces, request.text() or "")
+    values = await weighed_question(conn, context.collection_id, spaces, values)
+    return values, (time.perf_counter() - started) * 1000
 
 
 async def _planned_ranking(conn: AsyncConnection, planning: Planning) -> tuple[SearchPlan, Ranking]:
@@ -140,7 +142,7 @@ async def run_search(
     """Every stage of one search, in order."""
     started = time.perf_counter()
     context = await load_context(conn, request.collection, request.profile_name())
-    text_vectors, embed_ms = await query_text_vectors(request, settings, context)
+    text_vectors, embed_ms = await query_text_vectors(conn, request, settings, context)
     planning = Planning(request, settings, context, text_vectors, knobs)
     plan, ranking = await _planned_ranking(conn, planning)
     if plan.evidence is None and _low_confidence(plan, ranking.rows,

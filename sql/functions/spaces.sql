@@ -145,6 +145,27 @@ BEGIN
 END
 $$;
 
+-- The triggers that keep a sparse space's term counts (rag.sparse_terms), one per kind of
+-- statement (a statement trigger sees one transition table per event).
+CREATE FUNCTION api.count_sparse_terms(p_space_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_event record;
+BEGIN
+    FOR v_event IN VALUES ('inserted', 'INSERT', 'NEW TABLE AS new_vectors'),
+                          ('deleted', 'DELETE', 'OLD TABLE AS old_vectors'),
+                          ('updated', 'UPDATE', 'OLD TABLE AS old_vectors NEW TABLE AS new_vectors')
+    LOOP
+        EXECUTE format('CREATE TRIGGER %I AFTER %s ON rag.%I REFERENCING %s
+                        FOR EACH STATEMENT EXECUTE FUNCTION rag.sparse_vectors_changed(%s)',
+                       'sparse_terms_' || v_event.column1, v_event.column2,
+                       api.vector_table(p_space_id), v_event.column3, p_space_id);
+    END LOOP;
+END
+$$;
+
 CREATE FUNCTION api.register_space(
     p_name text,
     p_dims integer,
@@ -180,6 +201,9 @@ BEGIN
     FOR v_collection IN SELECT id FROM rag.collections ORDER BY id LOOP
         PERFORM api.create_vector_partition(v_space.id, v_collection);
     END LOOP;
+    IF v_space.kind = 'sparse' THEN
+        PERFORM api.count_sparse_terms(v_space.id);
+    END IF;
     PERFORM api.create_space_functions(v_space.id);
     PERFORM api.distribute_table(format('rag.%I', api.vector_table(v_space.id))::regclass);
     RETURN v_space;

