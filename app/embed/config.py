@@ -43,6 +43,7 @@ class EmbedderConfig(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         frozen=True,
+        strict=True,  # JSON's own types: no 'retries': false read as 0
         json_schema_extra={
             "examples": [
                 {"kind": "local"},

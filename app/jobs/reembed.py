@@ -20,6 +20,7 @@ from app.embedders import embedders_of
 from app.errors import RagError
 from app.ingest.embed import EmbedCounts, embed_texts, input_text
 from app.jobs.worker import JobStopped, RunningJob
+from app.spaces import SpaceInfo
 
 BATCH = 512
 
@@ -113,7 +114,8 @@ async def run_reembed(job: RunningJob) -> None:
     async with job.connect() as conn:
         space = await _space(conn, job)
         config = EmbedderConfig.model_validate(space["embedder_next"])
-        embedder = embedders_of(job.settings).made(config, space["name"], dims)
+        target = SpaceInfo(space["id"], space["name"], dims)  # re-embedding is dense only
+        embedder = embedders_of(job.settings).made(config, target)
         try:
             await _fill(conn, job, embedder)
             await conn.execute(queries("reembed").index_shadow, {"space": job.space_id,

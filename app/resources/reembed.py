@@ -73,11 +73,14 @@ async def start_reembed(
             raise Conflict(f"space {name!r} is being re-embedded by job {running[0]}",
                            job=running[0])  # fmt: skip
         space = SpaceInfo.from_row(row)
+        if space.kind != "dense":
+            raise BadRequest(f"space {name!r} is {space.kind}: only dense spaces are re-embedded",
+                             field="space")  # fmt: skip
         config = request.embedder or embedders_of(settings).config_for(space)
         if config is None:
             raise BadRequest(f"space {name!r} has no embedder: give one", field="embedder")
         dims = _dims(config, request.dims, space)
-        await asyncio.to_thread(check_embedder, config, dims, settings)
+        await asyncio.to_thread(check_embedder, config, space.kind, dims, settings)
         await conn.execute(q.set_embedder_next, {"space": space.id, "next": Jsonb(config.stored())})
         await conn.execute(q.create_shadow, {"space": space.id, "dims": dims})
         job = await create_job(conn, "reembed", None, [], {"dims": dims}, space=space.id)

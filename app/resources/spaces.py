@@ -98,11 +98,10 @@ SPACE_RULES = {
 }
 
 
-def check_embedder(config: EmbedderConfig, space: SpaceIn, settings: Settings) -> None:
+def check_embedder(config: EmbedderConfig, kind: str, dims: int, settings: Settings) -> None:
     """An embedder of the space's kind this server can run, making vectors of the space's
     dimensions where that can be told without running it (400 naming what is wrong)."""
-    check_fits(config, space.kind)
-    dims = space.dims
+    check_fits(config, kind)
     if config.kind == "bm25":
         terms = vocabulary_size(config)
         if terms != dims:
@@ -151,7 +150,7 @@ async def register_space(
     conn: AsyncConnection, space: SpaceIn, settings: Settings
 ) -> dict[str, Any]:
     if space.embedder is not None:
-        await asyncio.to_thread(check_embedder, space.embedder, space, settings)
+        await asyncio.to_thread(check_embedder, space.embedder, space.kind, space.dims, settings)
     model = space.model or (space.embedder.model_name if space.embedder else "")
     params = {
         "name": space.name, "dims": space.dims, "model": model,

@@ -1,6 +1,6 @@
 -- name: reembed_space
 -- The space a re-embed moves to another embedder (locked against a second one).
-SELECT id, name, dims, model, embedder, embedder_next FROM rag.spaces
+SELECT id, name, dims, model, embedder, embedder_next, kind FROM rag.spaces
 WHERE name = %(name)s FOR UPDATE;
 
 -- name: reembed_running

@@ -193,3 +193,10 @@ def test_token_vectors_are_cached_by_text(client, run_id):
     assert again["cached"] == first["embedded"] + first["cached"]
     rows = _search(client, run_id, space, "wild yeast")
     assert rows and rows[0]["doc_id"] == "d"
+
+
+def test_an_embedder_field_of_the_wrong_json_type_is_refused(client, run_id):
+    body = {"name": f"{run_id}_t", "dims": 384, "embedder": {"kind": "local", "retries": False}}
+    r = _space(client, body)
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == "embedder.retries"

@@ -119,3 +119,13 @@ def test_a_cancelled_reembed_leaves_the_space_as_it_was(client, servers, run_id)
 )  # fmt: skip
 def test_a_reembed_that_cannot_run_is_refused(client, path, body, status):
     assert client.post(path, json=body).status_code == status
+
+
+def test_only_a_dense_space_is_reembedded(client, run_id):
+    name = f"{run_id}_sparse"
+    body = {"name": name, "kind": "sparse", "dims": 1000}
+    assert client.post("/api/rag/spaces", json=body).status_code == 201
+    r = client.post(f"/api/rag/spaces/{name}/reembed", json={"embedder": {"kind": "bm25"}})
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == "space" and "only dense spaces" in r.json()["error"]
+    assert _space(client, name)["embedder"] is None
