@@ -159,6 +159,9 @@ async def register_space(
         "metric": space.metric, "max_tokens": space.max_tokens,
     }  # fmt: skip
     q = queries("spaces")
+    if space.kind != "dense" and (await (await conn.execute(q.distributed)).fetchone() or [0])[0]:
+        raise BadRequest(f"kind: a {space.kind} space cannot be registered on a Citus cluster "
+                         "(only dense spaces are distributed)", field="kind")  # fmt: skip
     async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
         try:
             await cursor.execute(q.register_space, params)

@@ -450,7 +450,8 @@ RETURNS float8
 LANGUAGE sql STABLE
 AS $$
     SELECT CASE WHEN p_read >= p_depth THEN p_full
-                WHEN (SELECT chunks FROM rag.collections WHERE id = p.collection_id) * p_per_chunk
+                WHEN (SELECT chunks FROM rag.collection_counts
+                      WHERE collection_id = p.collection_id) * p_per_chunk
                      <= current_setting('hnsw.max_scan_tuples')::bigint THEN 0
            END
 $$;

@@ -41,3 +41,6 @@ SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index WHERE
 
 -- name: set_space_embedder
 UPDATE rag.spaces SET embedder = %(embedder)s WHERE id = %(id)s;
+
+-- name: distributed
+SELECT api.distributed();
