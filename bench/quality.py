@@ -24,6 +24,7 @@ import argparse
 import base64
 import json
 import math
+import os
 import sys
 import time
 from collections import defaultdict
@@ -43,7 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import percentiles, print_table, server, service, with_database
 
-DATASETS = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+# The shared datasets beside the checkout, or where RAG_BENCH_DATASETS says (a worktree's
+# checkout has no ../shared of its own).
+DATASETS = Path(
+    os.environ.get("RAG_BENCH_DATASETS")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+)
 CREATED_AT = "2024-01-01T00:00:00Z"
 PAGE = 50  # rows per request (the API's k limit); two pages give the top 100
 STATIC_OFF = {"w_rec": 0.0, "w_sig": 0.0}

@@ -42,7 +42,8 @@ def main() -> None:
     changed = {**body, "chunks": [*body["chunks"][:-1], {"chunk": "a new last chunk"}]}
     with server() as admin:
         url = fresh_database(admin, "bench_resend", 384)
-        env = {"RAG_EMBEDDER": "local", "RAG_SYNC_EMBED_MAX_CHUNKS": str(args.chunks)}
+        env = {"RAG_EMBEDDER": "local", "RAG_SYNC_EMBED_MAX_CHUNKS": str(args.chunks),
+               "RAG_REQUEST_TIMEOUT": "3600"}  # fmt: skip
         with service(url, **env) as base, httpx.Client(base_url=base, timeout=900) as client:
             timed_post(client, {"doc_id": "warm", "chunks": [{"chunk": "warm up"}]})
             loads = [("first load", *timed_post(client, body)),
