@@ -38,7 +38,7 @@ from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import BadRequest
-from app.ingest.embed import fill_vectors
+from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.fileparse import FileJob, ParsedBatch, parse_file
 from app.ingest.indexes import (
     IndexPlan,
@@ -102,18 +102,22 @@ class BatchWriter:
     progress), and keeps the totals."""
 
     def __init__(
-        self, conn: AsyncConnection, path: Path, spaces: dict[str, Any], settings: Settings
-    ) -> None:
+        self, conn: AsyncConnection, path: Path, spaces: dict[str, Any], settings: Settings,
+        on_embedded: Progress | None = None,
+    ) -> None:  # fmt: skip
         self.conn = conn
         self.key = str(path)
         self.spaces = spaces
         self.settings = settings
+        self.on_embedded = on_embedded  # told as each batch of vectors is made
         self.total = IngestResult()
         self.embedded = 0
 
     async def store(self, batch: ParsedBatch) -> None:
         progress = {"file": self.key, "bytes": batch.offset, "lines": batch.line}
-        counts = await fill_vectors(self.conn, batch.docs, self.spaces, self.settings, JOB)
+        counts = await fill_vectors(
+            self.conn, batch.docs, self.spaces, self.settings, JOB, self.on_embedded
+        )
         self.embedded += counts.embedded
         async with self.conn.transaction():
             result = await store_documents(self.conn, batch.docs, self.spaces)
@@ -145,6 +149,7 @@ async def _load(
     """Parse in a second process while this one writes: on two cores, validation
     (JSON floats) and COPY overlap instead of taking turns."""
     spaces = await load_spaces(conn)
+    made = EmbedCounts()
     writer = BatchWriter(conn, path, spaces, settings)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue(maxsize=3)
@@ -156,11 +161,17 @@ async def _load(
     size = await asyncio.to_thread(lambda: path.stat().st_size)
     with tqdm(total=size, initial=start.offset, unit="B", unit_scale=True,
               desc=f"ingest {path.name}", file=sys.stderr) as bar:  # fmt: skip
+
+        def embedded(step: EmbedCounts) -> None:  # a batch's embedding shows before it is stored
+            made.add(step)
+            bar.set_postfix(chunks=writer.total.chunks, embedded=made.embedded)
+
+        writer.on_embedded = embedded
         try:
             while (batch := await asyncio.to_thread(_next_batch, queue, parser)) is not None:
                 await writer.store(batch)
                 bar.update(batch.offset - bar.n)
-                bar.set_postfix(chunks=writer.total.chunks, refresh=False)
+                bar.set_postfix(chunks=writer.total.chunks, embedded=made.embedded, refresh=False)
                 failure = batch.error or failure
         finally:
             parser.join(timeout=5)

@@ -20,7 +20,7 @@ from tqdm import tqdm
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import RagError
-from app.ingest.embed import fill_vectors
+from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
 from app.ingest.rules import rules_for
@@ -61,6 +61,7 @@ class FileLoader:
         self.batch_chunks, self.resume = batch_chunks, resume
         self.report = FilesReport()
         self.batch: list[PreparedDocument] = []
+        self.on_embedded: Progress = lambda step: None  # the bar's, while a load runs
 
     async def load(self, files: list[tuple[Path, str]]) -> FilesReport:
         collection = await collection_id(self.conn, self.defaults.collection)
@@ -68,6 +69,12 @@ class FileLoader:
         rules = rules_for(self.settings, spaces)
         started = time.perf_counter()
         with tqdm(total=len(files), unit="file", desc="ingest", file=sys.stderr) as bar:
+
+            def embedded(step: EmbedCounts) -> None:  # shown as each batch of vectors is made
+                self.report.embedded += step.embedded
+                bar.set_postfix(chunks=self.report.stored.chunks, embedded=self.report.embedded)
+
+            self.on_embedded = embedded
             for path, kind in files:
                 name = str(path)
                 try:
@@ -89,7 +96,7 @@ class FileLoader:
                 bar.update(1)
                 rate = self.report.stored.chunks / max(time.perf_counter() - started, 1e-9)
                 bar.set_postfix(chunks=self.report.stored.chunks, chunks_s=f"{rate:,.0f}",
-                                refresh=False)  # fmt: skip
+                                embedded=self.report.embedded, refresh=False)  # fmt: skip
             await self._store(spaces)
         return self.report
 
@@ -99,8 +106,7 @@ class FileLoader:
         if not self.batch:
             return
         docs, self.batch = self.batch, []
-        counts = await fill_vectors(self.conn, docs, spaces, self.settings, JOB)
-        self.report.embedded += counts.embedded
+        await fill_vectors(self.conn, docs, spaces, self.settings, JOB, self.on_embedded)
         try:
             self.report.stored.add(await store_documents(self.conn, docs, spaces))
             return

@@ -97,6 +97,7 @@ def test_jsonl_chunks_without_vectors_are_embedded(db_url, tmp_path, run_id):
     path.write_text("".join(json.dumps(d) + "\n" for d in docs))
     done = _run([str(path)], db_url, embedder="local")
     assert done.returncode == 0, done.stderr
+    assert "embedded=4" in done.stderr  # the bar counts vectors as they are made
     with psycopg.connect(db_url) as conn:
         stored, vectors = conn.execute(
             "SELECT count(*), count(v.chunk_pk) FROM rag.chunks c LEFT JOIN rag.vectors_1 v "
