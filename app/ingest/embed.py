@@ -73,9 +73,11 @@ async def _cached(
 async def _remember(
     conn: AsyncConnection, key: str | None, hashes: list[bytes], values: list[SpaceValue | None]
 ) -> None:
+    if key is None:  # bm25 weights are read off the text: nothing to keep
+        return
     rows = [{"embedder": key, "hash": h, **cache_columns(value)}
             for h, value in zip(hashes, values, strict=True) if value is not None]  # fmt: skip
-    if key is None or not rows:
+    if not rows:
         return
     async with conn.cursor() as cursor:
         await cursor.executemany(queries("documents").cache_vector, rows)
