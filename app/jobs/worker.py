@@ -1,7 +1,8 @@
 """Workers inside the service that run the queued jobs (RAG_JOB_WORKERS of them).
 
 A worker takes the oldest waiting job with ``FOR UPDATE SKIP LOCKED`` under a lease of
-RAG_JOB_LEASE_SECONDS, which it renews while it works; a job whose lease runs out (its
+RAG_JOB_LEASE_SECONDS, which it renews while it works (every REPORT_EVERY seconds, when it
+also writes the job's progress and reads whether it was cancelled); a job whose lease runs out (its
 worker was killed) is taken again by the next worker that looks. Its items are done in
 order, each stored in the transaction that marks it done, so a resumed job starts at the
 first item not stored; what it had embedded is in the embedding cache and is not
@@ -32,6 +33,7 @@ log = logging.getLogger("ragsearch")
 
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 IDLE_POLL = 1.0
+REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
 
 
 class JobStopped(Exception):
@@ -131,7 +133,7 @@ class JobWorkers:
     async def _heartbeat(self, job: RunningJob) -> None:
         params = {"job": job.id, "worker": self.name, "lease": self.settings.job_lease_seconds}
         while True:
-            await asyncio.sleep(self.settings.job_lease_seconds / 3)
+            await asyncio.sleep(min(REPORT_EVERY, self.settings.job_lease_seconds / 3))
             try:
                 async with self.connect() as conn:
                     await job.flush(conn)

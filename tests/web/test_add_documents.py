@@ -11,9 +11,12 @@ import base64
 import io
 import json
 import random
+import re
 import uuid
+import time
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -21,9 +24,11 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from browser import TIMEOUT_MS, WatchedPage, open_page, row_ids, settled
 from conftest import READ_KEY, WRITE_KEY, PgServer, ServiceProcess, service_on_own_database
+from embed_server import embed_server
 
 MAX_FILE_BYTES = 128 * 1024
 EMBEDDED_MS = 180_000  # a job's chunks embedded on a machine that is busy with other tests
+BATCH = 8  # texts per call to the held embedder
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +47,69 @@ def keyed(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
         yield service
 
 
+@dataclass(frozen=True)
+class Held:
+    """A service whose one embedded space is served by an embeddings server that holds
+    the calls it is told to (POST /faults ["ok", "hold"], then POST /release): a job is
+    stopped at a known point for as long as a test looks at it."""
+
+    service: ServiceProcess
+    control: httpx.Client
+
+
+@pytest.fixture(scope="module")
+def held(pg: PgServer, template_db: str) -> Iterator[Held]:
+    env = {"RAG_EMBEDDER": "none", "RAG_API_KEYS": WRITE_KEY, "RAG_JOB_WORKERS": "1"}
+    with embed_server("--hash", "8") as url, service_on_own_database(pg, env) as service:
+        space = {"name": "held", "dims": 8, "embedder": {
+            "kind": "openai", "url": url, "model": "hash-8", "batch_size": BATCH,
+            "concurrency": 1}}  # fmt: skip
+        r = httpx.post(service.base_url + "/api/rag/spaces", json=space,
+                       headers={"Authorization": f"Bearer {WRITE_KEY}"})  # fmt: skip
+        assert r.status_code == 201, r.text
+        with httpx.Client(base_url=url.removesuffix("/v1")) as control:
+            yield Held(service, control)
+
+
 @pytest.fixture
-def writer(browser: Browser, keyed: ServiceProcess, width: int) -> Iterator[WatchedPage]:
+def hold(held: Held) -> Iterator[httpx.Client]:
+    held.control.post("/reset")
+    yield held.control
+    held.control.post("/release")
+    held.control.post("/reset")
+
+
+def page_with_key(browser: Browser, service: ServiceProcess, width: int) -> WatchedPage:
     """The page holding the write key, as if typed in its header."""
-    watched = open_page(browser, keyed.base_url, width=width)
+    watched = open_page(browser, service.base_url, width=width)
     watched.context.add_init_script(
         f"sessionStorage.setItem('ragsearch.key', {json.dumps(WRITE_KEY)})"
     )
-    watched.page.goto(keyed.base_url + "/")
+    watched.page.goto(service.base_url + "/")
+    return watched
+
+
+@pytest.fixture
+def writer(browser: Browser, keyed: ServiceProcess, width: int) -> Iterator[WatchedPage]:
+    watched = page_with_key(browser, keyed, width)
     yield watched
     watched.context.close()
+
+
+@pytest.fixture
+def held_writer(browser: Browser, held: Held, width: int) -> Iterator[WatchedPage]:
+    watched = page_with_key(browser, held.service, width)
+    yield watched
+    watched.context.close()
+
+
+def wait_until_held(control: httpx.Client, page: Page, entry: Locator) -> None:
+    """Waits for the embeddings server to hold a call; the page's requests go on meanwhile
+    (it waits inside Playwright, which routes them)."""
+    deadline = time.monotonic() + EMBEDDED_MS / 1000
+    while (stats := control.get("/stats").json())["held"] == 0:
+        assert time.monotonic() < deadline, (entry.inner_text(), stats)
+        page.wait_for_timeout(50)
 
 
 def unique(label: str) -> str:
@@ -66,7 +124,7 @@ def prose(seed: str, size: int) -> str:
         "".join(rng.choice("bcdfghjklmnpqrstvwxz") + rng.choice("aeiou") for _ in range(3))
         for _ in range(800)
     ]
-    parts, length, section = ["# Long manual\n"], 0, 0
+    parts, length, section = [f"# Manual {seed}\n"], 0, 0
     while length < size:
         section += 1
         paragraph = (
@@ -262,12 +320,11 @@ def test_a_zip_archive_stores_each_file_and_says_why_one_failed(writer, width):
     assert writer.errors == []
 
 
-def test_a_large_file_runs_as_a_job_whose_progress_shows(writer, width):
-    page = writer.page
+def test_a_large_file_runs_as_a_job_whose_progress_shows(held_writer, hold, width):
+    page = held_writer.page
     open_dialog(page)
     page.get_by_role("tab", name="Files").click()
     name = f"manual-{unique('big')}.md"
-    text = prose(name, 60_000)
     # Every state the item shows, as it shows it.
     page.evaluate(
         """() => { window.seen = [];
@@ -275,39 +332,42 @@ def test_a_large_file_runs_as_a_job_whose_progress_shows(writer, width):
              s => { if (window.seen.at(-1) !== s.textContent) window.seen.push(s.textContent); }))
            .observe(document.body, { subtree: true, childList: true, characterData: true }); }"""
     )
-    drop_files(page, [(name, "text/markdown", text)])
+    hold.post("/faults", json=["ok", "hold"])  # the first batch is embedded, the second held
+    drop_files(page, [(name, "text/markdown", prose(name, 20_000))])
     entry = item(page, name)
-    page.wait_for_function(
-        "window.seen.some(s => s.startsWith('embedding: '))", timeout=EMBEDDED_MS
-    )
-    writer.screenshot(f"add-progress-{width}.png")
+    wait_until_held(hold, page, entry)
+    stage = entry.get_by_test_id("stage")
+    part_way = re.compile(rf"^embedding: {BATCH} of \d+ chunks$")
+    expect(stage).to_have_text(part_way, timeout=TIMEOUT_MS)
+    expect(entry.get_by_role("button", name="Cancel")).to_be_visible()
+    held_writer.screenshot(f"add-progress-{width}.png")
+    hold.post("/release")
     expect(entry).to_have_attribute("data-stage", "done", timeout=EMBEDDED_MS)
     seen: list[str] = page.evaluate("window.seen")
-    chunks = int(entry.get_by_test_id("stage").inner_text().split()[1])
-    assert chunks > 64  # more than one batch of the embedder
+    chunks = int(stage.inner_text().split()[1])
+    assert chunks > 2 * BATCH  # more than one batch of the embedder
     assert any(state.startswith("uploading ") and state.endswith(" KB") for state in seen), seen
-    partial = [
-        s
-        for s in seen
-        if s.startswith("embedding: ") and s != f"embedding: {chunks} of {chunks} chunks"
-    ]
-    assert partial, seen  # the job was seen part way
-    assert writer.errors == []
+    assert f"embedding: {BATCH} of {chunks} chunks" in seen, seen
+    assert held_writer.errors == []
 
 
-def test_a_running_job_can_be_cancelled(writer):
-    page = writer.page
+def test_a_running_job_can_be_cancelled(held_writer, hold):
+    page = held_writer.page
     open_dialog(page)
     page.get_by_role("tab", name="Files").click()
     name = f"huge-{unique('stop')}.md"
-    drop_files(page, [(name, "text/markdown", prose(name, 120_000))])
+    hold.post("/faults", json=["hold"])
+    drop_files(page, [(name, "text/markdown", prose(name, 20_000))])
     entry = item(page, name)
+    wait_until_held(hold, page, entry)
     cancel = entry.get_by_role("button", name="Cancel")
-    expect(cancel).to_be_visible(timeout=EMBEDDED_MS)
+    expect(cancel).to_be_visible(timeout=TIMEOUT_MS)
     cancel.click()
+    expect(entry.get_by_test_id("stage")).to_contain_text("cancelling", timeout=TIMEOUT_MS)
+    hold.post("/release")
     expect(entry).to_have_attribute("data-stage", "cancelled", timeout=EMBEDDED_MS)
     expect(entry.get_by_role("button", name="Cancel")).to_have_count(0)
-    assert writer.errors == []
+    assert held_writer.errors == []
 
 
 def test_the_dialog_keeps_the_draft_and_the_focus(writer):
