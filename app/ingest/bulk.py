@@ -37,6 +37,7 @@ from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
+from app.embedders import embedders_of
 from app.errors import BadRequest
 from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.fileparse import FileJob, ParsedBatch, parse_file
@@ -53,6 +54,8 @@ from app.ingest.rules import rules_for
 from app.ingest.store import IngestResult, collection_id, load_spaces, store_documents
 from app.settings import Settings
 from app.spaces import SpaceInfo
+
+CHARS_PER_TOKEN = 4  # about, in English prose: to guess a text's chunks from its length
 
 # A single document in a file may be longer than an API request allows.
 MAX_CHUNKS_PER_FILE_DOCUMENT = 1_000_000
@@ -209,16 +212,22 @@ class LoadReport:
     resumed_at: int
 
 
+async def _embedded_spaces(conn: AsyncConnection, settings: Settings) -> set[str]:
+    embedders = embedders_of(settings)
+    spaces = await load_spaces(conn)
+    return {name for name, space in spaces.items() if embedders.config_for(space)}
+
+
 async def _load_file(
     url: str, path: Path, settings: Settings, batch_chunks: int, rebuild: RebuildMode,
     resume: bool,
 ) -> LoadReport:  # fmt: skip
     async with bulk_session(url, settings) as conn:
-        shape = file_shape(path, settings.default_space)
+        shape = file_shape(path, settings.default_space, CHARS_PER_TOKEN * settings.chunk_tokens)
         collection = await collection_id(conn, shape.collection if shape else "default")
         async with _holding_collection(conn, collection):
             start = await _progress_start(conn, path, resume)
-            plan = await plan_indexes(conn, shape, rebuild)
+            plan = await plan_indexes(conn, shape, rebuild, await _embedded_spaces(conn, settings))
             await drop_indexes(conn, plan.rebuild)
             try:
                 total, failure = await _load(conn, path, start, settings, batch_chunks)

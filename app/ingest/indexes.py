@@ -2,7 +2,9 @@
 
 Inserting into an HNSW graph row by row is the slow part of a load, so when a file
 brings more vectors than a space holds in its collection (``--rebuild-index auto``), that
-index is dropped before the load and built once after it, with a progress bar. It is
+index is dropped before the load and built once after it, with a progress bar. A space
+whose vectors the load makes (it has an embedder) gets one for every chunk of the file;
+another space, those the file carries. It is
 never dropped under a running service when the collection already holds chunks: searches
 there would scan until the end of the load (a service announces itself with the service
 lock, app/db/locks.py). A load killed between the drop and the build leaves the index
@@ -33,19 +35,16 @@ class FileShape:
     """What a file will bring, judged from its size and its first document."""
 
     collection: str
-    vectors: dict[str, int]  # per space
+    vectors: dict[str, int]  # per space, carried by the file
+    chunks: int  # in all
+
+    def expected(self, space: str, embedded: bool) -> int:
+        """About how many vectors the load brings to a space (`embedded`: the load
+        embeds every chunk that carries none)."""
+        return self.chunks if embedded else self.vectors.get(space, 0)
 
 
-def file_shape(path: Path, default_space: str) -> FileShape | None:
-    with path.open("rb") as handle:
-        first = handle.readline()
-    try:
-        doc = orjson.loads(first)
-    except orjson.JSONDecodeError:
-        return None
-    chunks = doc.get("chunks") if isinstance(doc, dict) else None
-    if not chunks or not isinstance(chunks, list):
-        return None
+def _vectors_carried(chunks: list[object], default_space: str) -> dict[str, int]:
     per_space: dict[str, int] = {}
     for chunk in chunks:
         if not isinstance(chunk, dict):
@@ -55,10 +54,32 @@ def file_shape(path: Path, default_space: str) -> FileShape | None:
             named.add(default_space)
         for space in named:
             per_space[space] = per_space.get(space, 0) + 1
+    return per_space
+
+
+def file_shape(path: Path, default_space: str, chunk_chars: int) -> FileShape | None:
+    """Judged from the first line: its chunks, or its text split about every
+    `chunk_chars` characters."""
+    with path.open("rb") as handle:
+        first = handle.readline()
+    try:
+        doc = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(doc, dict):
+        return None
+    chunks, text = doc.get("chunks"), doc.get("text")
+    if isinstance(chunks, list) and chunks:
+        per_space, count = _vectors_carried(chunks, default_space), len(chunks)
+    elif isinstance(text, str) and text:
+        per_space, count = {}, 1 + len(text) // chunk_chars
+    else:
+        return None
     scale = path.stat().st_size / len(first)
     return FileShape(
         collection=str(doc.get("collection") or "default"),
-        vectors={space: int(count * scale) for space, count in per_space.items()},
+        vectors={space: int(n * scale) for space, n in per_space.items()},
+        chunks=int(count * scale),
     )
 
 
@@ -90,16 +111,17 @@ async def _service_running(conn: AsyncConnection) -> bool:
 
 
 async def plan_indexes(
-    conn: AsyncConnection, shape: FileShape | None, mode: RebuildMode
+    conn: AsyncConnection, shape: FileShape | None, mode: RebuildMode, embedded: set[str]
 ) -> IndexPlan:
-    """The indexes to drop before the load and build after it (see the module text)."""
+    """The indexes to drop before the load and build after it (see the module text);
+    `embedded`: the spaces whose vectors the load makes."""
     if mode == "never" or shape is None:
         return IndexPlan([], [])
     cursor = await conn.execute(queries("spaces").space_vector_count, (shape.collection,))
     existing = [(IndexTarget(*row[:4]), max(int(row[4]), 0)) for row in await cursor.fetchall()]
     wanted = [
         target for target, count in existing
-        if mode == "always" or shape.vectors.get(target.space, 0) > count
+        if mode == "always" or shape.expected(target.space, target.space in embedded) > count
     ]  # fmt: skip
     if not wanted or not await _service_running(conn):
         return IndexPlan(wanted, [])
