@@ -1,10 +1,13 @@
 """Storing uploaded files before the answer (small uploads): each read on its own (one
 that cannot be read is answered with its reason), all embedded together (an embedder that
-is down stores nothing: 503), then each stored in a transaction of its own."""
+is down stores nothing: 503), then each stored in a transaction of its own. Between
+reading and embedding, the route may still queue the upload as a job (more vectors to
+make than RAG_SYNC_EMBED_MAX_CHUNKS)."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -12,25 +15,37 @@ from psycopg import AsyncConnection
 from app.api.uploads import Entry
 from app.embed.base import REQUEST
 from app.errors import RagError
-from app.ingest.embed import fill_vectors
+from app.ingest.embed import fill_vectors, to_embed
 from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
 from app.ingest.rules import rules_for
 from app.ingest.store import load_spaces, store_documents
 from app.settings import Settings
+from app.spaces import SpaceInfo
 
 
 def _failed(name: str, error: RagError) -> dict[str, Any]:
     return {"file": name, "error": error.message, "status": error.status}
 
 
-async def store_files(
+@dataclass
+class ReadFiles:
+    """An upload's files read into documents (or each one's reason it cannot be)."""
+
+    results: list[dict[str, Any]]  # per file, in order
+    ready: list[tuple[int, PreparedDocument]]  # (its place in results, the document)
+    spaces: dict[str, SpaceInfo]
+
+    def to_embed(self, settings: Settings) -> int:
+        return to_embed([doc for _, doc in self.ready], self.spaces, settings)
+
+
+async def read_files(
     conn: AsyncConnection, files: list[Entry], defaults: FileDefaults, settings: Settings
-) -> list[dict[str, Any]]:
+) -> ReadFiles:
     spaces = await load_spaces(conn)
     rules = rules_for(settings, spaces)
-    results: list[dict[str, Any]] = []
-    ready: list[tuple[int, PreparedDocument]] = []
+    read = ReadFiles([], [], spaces)
     for entry in files:
         name, kind = entry.name, entry.kind
         data = b"".join([piece async for piece in entry.read()])
@@ -39,14 +54,21 @@ async def store_files(
                 file_document, data, name, kind, defaults, spaces, rules, settings
             )
         except RagError as error:
-            results.append(_failed(name, error))
+            read.results.append(_failed(name, error))
             continue
-        results.append({"file": name})
-        ready.append((len(results) - 1, doc))
+        read.results.append({"file": name})
+        read.ready.append((len(read.results) - 1, doc))
+    return read
+
+
+async def store_files(
+    conn: AsyncConnection, read: ReadFiles, settings: Settings
+) -> list[dict[str, Any]]:
+    results, spaces = read.results, read.spaces
     counts = {}
-    for index, doc in ready:  # one embedding pass: all or nothing
+    for index, doc in read.ready:  # one embedding pass: all or nothing
         counts[index] = await fill_vectors(conn, [doc], spaces, settings, REQUEST)
-    for index, doc in ready:
+    for index, doc in read.ready:
         try:
             stored = await store_documents(conn, [doc], spaces)
         except RagError as error:

@@ -112,6 +112,20 @@ def test_small_uploads_are_stored_before_the_answer(client, faults, run_id):
     assert code["content_type"] == "text/x-code"
 
 
+def test_a_small_upload_with_many_chunks_to_embed_is_a_job(client, faults, run_id):
+    text = _paragraphs(30).encode()  # a few KB, more chunks than RAG_SYNC_EMBED_MAX_CHUNKS
+    assert len(text) < int(SERVICE_ENV["RAG_SYNC_MAX_BYTES"])
+    files = _files(("long.md", text), ("short.md", b"# Short\n\nOne line."))
+    r = client.post("/api/rag/documents/upload", files=files,
+                    data={"options": f'{{"doc_id_prefix": "{run_id}-"}}'})  # fmt: skip
+    assert r.status_code == 202, r.text
+    job = wait_for(client, r.headers["location"])
+    assert job["status"] == "done" and job["progress"]["items"]["done"] == 2
+    assert job["progress"]["chunks"]["embedded"] > int(SERVICE_ENV["RAG_SYNC_EMBED_MAX_CHUNKS"])
+    stored = client.get(f"/api/rag/documents/{run_id}-long.md").json()
+    assert len(stored["chunks"]) == job["progress"]["chunks"]["total"] - 1
+
+
 def test_a_large_upload_is_a_job_whose_failed_files_say_why(client, faults, run_id):
     big = _paragraphs(40).encode() + b"\n" + b"x " * 60_000  # past RAG_SYNC_MAX_BYTES
     files = _files(("big.txt", big), ("bad.pdf", b"%PDF-1.4 garbage"), ("ok.md", b"# Ok\n\nFine."))

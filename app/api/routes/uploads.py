@@ -20,7 +20,7 @@ from app.errors import BadRequest
 from app.ingest.files import FileDefaults
 from app.jobs.store import NewItem
 from app.resources.jobs import queue_ingest
-from app.resources.uploads import store_files
+from app.resources.uploads import read_files, store_files
 from app.settings import Settings
 from app.validation import parse_model
 
@@ -86,10 +86,10 @@ async def upload_files(
 ) -> Any:
     """Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
     its title the file's own (else its name); each file of a zip archive is one, named by
-    its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all are
-    stored before the answer, each on its own (a file that cannot be read is answered with
-    its reason, the others are stored); larger uploads, or any with ?async=true, are
-    queued as a job: 202 with Location."""
+    its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all whose chunks need at
+    most RAG_SYNC_EMBED_MAX_CHUNKS vectors made are stored before the answer, each on its
+    own (a file that cannot be read is answered with its reason, the others are stored);
+    other uploads, or any with ?async=true, are queued as a job: 202 with Location."""
     access.collection(collection)
     async with read_upload(request, settings) as form:
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
@@ -97,11 +97,14 @@ async def upload_files(
         files = entries(uploads, settings)
         total = sum(entry.size for entry in files)
         async with lease.connection(access, collection) as conn:
-            if run_async or total > settings.sync_max_bytes:
+            read = None
+            if not run_async and total <= settings.sync_max_bytes:
+                read = await read_files(conn, files, defaults, settings)
+            if read is None or read.to_embed(settings) > settings.sync_embed_max_chunks:
                 items = [NewItem(e.name, e.kind, e.size, e.read()) for e in files]
                 params = {"defaults": defaults.model_dump(mode="json")}
                 return accepted(await queue_ingest(request, conn, collection, items, params))
-            results = await store_files(conn, files, defaults, settings)
+            results = await store_files(conn, read, settings)
     request.app.state.statistics.written(collection)
     failed = sum(1 for result in results if "error" in result)
     return {"ok": failed == 0, "documents": results, "failed": failed}

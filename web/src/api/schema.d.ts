@@ -96,10 +96,10 @@ export interface paths {
          * Store files (text, Markdown, HTML, reST, PDF, source code), a document each
          * @description Each file is a document: its doc_id the file's name (after options.doc_id_prefix),
          *     its title the file's own (else its name); each file of a zip archive is one, named by
-         *     its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all are
-         *     stored before the answer, each on its own (a file that cannot be read is answered with
-         *     its reason, the others are stored); larger uploads, or any with ?async=true, are
-         *     queued as a job: 202 with Location.
+         *     its path in the archive. Files up to RAG_SYNC_MAX_BYTES in all whose chunks need at
+         *     most RAG_SYNC_EMBED_MAX_CHUNKS vectors made are stored before the answer, each on its
+         *     own (a file that cannot be read is answered with its reason, the others are stored);
+         *     other uploads, or any with ?async=true, are queued as a job: 202 with Location.
          */
         post: operations["upload_files_api_rag_documents_upload_post"];
         delete?: never;
