@@ -75,11 +75,23 @@ class RunningJob:
 
     async def flush(self, conn: AsyncConnection) -> None:
         deltas, self.pending = self.pending, {"total": 0, "embedded": 0, "cached": 0}
-        if any(deltas.values()):
+        if not any(deltas.values()):
+            return
+        try:
             await conn.execute(queries("jobs").add_progress, {"job": self.id, **deltas})
+        except BaseException:
+            self.count(**deltas)  # not written: the next flush writes them
+            raise
 
 
 Handler = Callable[[RunningJob], Awaitable[None]]
+
+
+async def _set_within(event: asyncio.Event, seconds: float) -> bool:
+    """Whether `event` is set within `seconds`."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), seconds)
+    return event.is_set()
 
 
 class JobWorkers:
@@ -130,10 +142,13 @@ class JobWorkers:
         return RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
                           row["params"], self.settings, self.connect)  # fmt: skip
 
-    async def _heartbeat(self, job: RunningJob) -> None:
+    async def _heartbeat(self, job: RunningJob, finished: asyncio.Event) -> None:
+        """Until the job's handler returns: its progress written, its lease renewed and
+        its cancel read. Stopped by `finished`, never cancelled mid-write (counts taken
+        for a write that was cut off would be lost)."""
         params = {"job": job.id, "worker": self.name, "lease": self.settings.job_lease_seconds}
-        while True:
-            await asyncio.sleep(min(REPORT_EVERY, self.settings.job_lease_seconds / 3))
+        every = min(REPORT_EVERY, self.settings.job_lease_seconds / 3)
+        while not await _set_within(finished, every):
             try:
                 async with self.connect() as conn:
                     await job.flush(conn)
@@ -149,7 +164,8 @@ class JobWorkers:
 
     async def _run(self, job: RunningJob) -> None:
         log.info("job %s (%s) started by %s", job.id, job.kind, self.name)
-        heartbeat = asyncio.create_task(self._heartbeat(job))
+        finished = asyncio.Event()
+        heartbeat = asyncio.create_task(self._heartbeat(job, finished))
         status, error = "done", None
         try:
             await self.handlers[job.kind](job)
@@ -164,9 +180,9 @@ class JobWorkers:
             log.exception("job %s failed", job.id)
             status, error = "failed", type(failure).__name__
         finally:
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
+            finished.set()
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(heartbeat, self.settings.job_lease_seconds)
         if job.lost:
             return
         async with self.connect() as conn:

@@ -20,6 +20,7 @@ from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
 from app.ingest.rules import rules_for
 from app.ingest.store import load_spaces, store_documents
+from app.jobs.store import NewItem, single
 from app.settings import Settings
 from app.spaces import SpaceInfo
 
@@ -35,9 +36,15 @@ class ReadFiles:
     results: list[dict[str, Any]]  # per file, in order
     ready: list[tuple[int, PreparedDocument]]  # (its place in results, the document)
     spaces: dict[str, SpaceInfo]
+    files: list[tuple[Entry, bytes]]  # each file and its bytes, read once
 
     def to_embed(self, settings: Settings) -> int:
         return to_embed([doc for _, doc in self.ready], self.spaces, settings)
+
+    def items(self) -> list[NewItem]:
+        """The files as a job's items, from the bytes already read (an archive is not
+        unpacked, nor its size counted, twice)."""
+        return [NewItem(e.name, e.kind, len(data), single(data)) for e, data in self.files]
 
 
 async def read_files(
@@ -45,10 +52,11 @@ async def read_files(
 ) -> ReadFiles:
     spaces = await load_spaces(conn)
     rules = rules_for(settings, spaces)
-    read = ReadFiles([], [], spaces)
+    read = ReadFiles([], [], spaces, [])
     for entry in files:
         name, kind = entry.name, entry.kind
         data = b"".join([piece async for piece in entry.read()])
+        read.files.append((entry, data))
         try:
             doc = await asyncio.to_thread(
                 file_document, data, name, kind, defaults, spaces, rules, settings

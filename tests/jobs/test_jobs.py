@@ -115,15 +115,20 @@ def test_small_uploads_are_stored_before_the_answer(client, faults, run_id):
 def test_a_small_upload_with_many_chunks_to_embed_is_a_job(client, faults, run_id):
     text = _paragraphs(30).encode()  # a few KB, more chunks than RAG_SYNC_EMBED_MAX_CHUNKS
     assert len(text) < int(SERVICE_ENV["RAG_SYNC_MAX_BYTES"])
-    files = _files(("long.md", text), ("short.md", b"# Short\n\nOne line."))
+    archive = _zip({"short.md": b"# Short\n\nOne line.", "bad.pdf": b"%PDF-1.4 garbage"})
+    files = _files(("long.md", text), ("bundle.zip", archive))
     r = client.post("/api/rag/documents/upload", files=files,
                     data={"options": f'{{"doc_id_prefix": "{run_id}-"}}'})  # fmt: skip
     assert r.status_code == 202, r.text
     job = wait_for(client, r.headers["location"])
-    assert job["status"] == "done" and job["progress"]["items"]["done"] == 2
+    assert job["status"] == "done"
+    assert job["progress"]["items"] == {"total": 3, "done": 2, "failed": 1}
+    items = {item["name"]: item for item in job["items"]}
+    assert "cannot be read" in items["bad.pdf"]["error"]
     assert job["progress"]["chunks"]["embedded"] > int(SERVICE_ENV["RAG_SYNC_EMBED_MAX_CHUNKS"])
     stored = client.get(f"/api/rag/documents/{run_id}-long.md").json()
     assert len(stored["chunks"]) == job["progress"]["chunks"]["total"] - 1
+    assert client.get(f"/api/rag/documents/{run_id}-short.md").status_code == 200
 
 
 def test_a_large_upload_is_a_job_whose_failed_files_say_why(client, faults, run_id):

@@ -63,7 +63,7 @@ def held(pg: PgServer, template_db: str) -> Iterator[Held]:
     with embed_server("--hash", "8") as url, service_on_own_database(pg, env) as service:
         space = {"name": "held", "dims": 8, "embedder": {
             "kind": "openai", "url": url, "model": "hash-8", "batch_size": BATCH,
-            "concurrency": 1}}  # fmt: skip
+            "concurrency": 1, "timeout": 600}}  # a held call is not timed out and retried
         r = httpx.post(service.base_url + "/api/rag/spaces", json=space,
                        headers={"Authorization": f"Bearer {WRITE_KEY}"})  # fmt: skip
         assert r.status_code == 201, r.text

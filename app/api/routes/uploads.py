@@ -101,7 +101,8 @@ async def upload_files(
             if not run_async and total <= settings.sync_max_bytes:
                 read = await read_files(conn, files, defaults, settings)
             if read is None or read.to_embed(settings) > settings.sync_embed_max_chunks:
-                items = [NewItem(e.name, e.kind, e.size, e.read()) for e in files]
+                items = read.items() if read else [NewItem(e.name, e.kind, e.size, e.read())
+                                                   for e in files]  # fmt: skip
                 params = {"defaults": defaults.model_dump(mode="json")}
                 return accepted(await queue_ingest(request, conn, collection, items, params))
             results = await store_files(conn, read, settings)
