@@ -2,6 +2,8 @@
 
 -- Where a chunk ranks for a search: 1 + the eligible chunks passing the filter that score
 -- higher (or the same, with a lower chunk_id). A scan: costs what an exact search costs.
+-- The chunk is never counted against itself: its score here and p_score (from the rows'
+-- function) may sum the same terms in another order, and differ in the last bit.
 CREATE FUNCTION api.rank_of(p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
                             p_score float8, p_chunk_id text)
 RETURNS bigint
@@ -22,7 +24,7 @@ BEGIN
                     api.eligible_score($1, %s, s.sem, lx.id IS NOT NULL) AS score
              FROM %s CROSS JOIN LATERAL (SELECT %s AS sem) s
              WHERE %s) x
-         WHERE x.score > $4 OR (x.score = $4 AND x.chunk_id < $5)',
+         WHERE x.chunk_id <> $5 AND (x.score > $4 OR (x.score = $4 AND x.chunk_id < $5))',
         api.score_sql(p, 's.sem', 'lx.lex'), v_from, v_sem, api.filter_sql(p.filter, '($1).filter'))
     INTO v_rank USING p, p_lex_ids, p_lex_scores, p_score, p_chunk_id, p.vectors;
     RETURN v_rank;

@@ -12,8 +12,10 @@
 -- under the cap of the L best are those of all chunks once there are k of them.
 
 -- One space's similarity for chunk c, as SQL over its joined vector table v<i> (dense and
--- sparse) or a look-up of its tokens (multivector); p_vectors: the statement's parameter
--- holding the plan's dense vectors, as in '$4'; the plan is $1.
+-- sparse) or a look-up of its tokens (multivector, through the dispatcher: a name written
+-- here is one a cluster's worker finds in the copies it makes, distribution.sql);
+-- p_vectors: the statement's parameter holding the plan's dense vectors, as in '$4'; the
+-- plan is $1.
 CREATE FUNCTION api.space_sim_sql(p api.search_plan, p_space integer, p_vectors text)
 RETURNS text
 LANGUAGE sql IMMUTABLE
@@ -22,9 +24,9 @@ AS $$
         WHEN 'sparse' THEN CASE p.space_metrics[p_space]
             WHEN 'cosine' THEN format('(1 - (v%1$s.embedding <=> ($1).sparse[%1$s]))', p_space)
             ELSE format('(-(v%1$s.embedding <#> ($1).sparse[%1$s]))', p_space) END
-        WHEN 'multivector' THEN format('api.%I(api.plan_tokens($1, %s), c.collection_id, c.id)',
-                                       api.space_function(p.space_ids[p_space], 'maxsim'),
-                                       p_space)
+        WHEN 'multivector' THEN format(
+            'api.space_maxsim(%s, api.plan_tokens($1, %s), c.collection_id, c.id)',
+            p.space_ids[p_space], p_space)
         ELSE format('1 - (v%1$s.embedding <=> %2$s[%1$s])', p_space, p_vectors)
     END
 $$;

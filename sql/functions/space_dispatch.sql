@@ -26,8 +26,11 @@ LANGUAGE sql STABLE
 AS $$
     SELECT format(
         'CREATE OR REPLACE FUNCTION api.%I(p_space_id integer, %s) %s LANGUAGE plpgsql STABLE '
-        || 'AS %L', 'space_' || s.name, api.spec_parameters(s),
+        || '%s AS %L', 'space_' || s.name, api.spec_parameters(s),
         CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
+        CASE WHEN (SELECT bool_and(b.options LIKE '%PARALLEL SAFE%')
+                   FROM api.space_function_bodies() b WHERE b.name = s.name)
+             THEN 'PARALLEL SAFE' ELSE '' END,  -- as safe as what it calls (a scan's maxsim)
         format(E'BEGIN\n    CASE p_space_id WHEN NULL THEN NULL;%s\n'
                || E'    ELSE PERFORM api.raise_invalid_space(p_space_id::text);\n    END CASE;\nEND',
                coalesce(string_agg(format(E'\n    WHEN %s THEN %s', id,

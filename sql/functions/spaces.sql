@@ -183,8 +183,8 @@ DECLARE
     v_space rag.spaces;
     v_collection integer;
 BEGIN
-    IF p_kind <> 'dense' AND api.distributed() THEN
-        RAISE EXCEPTION 'a % space cannot be registered on a Citus cluster: only dense spaces',
+    IF p_kind = 'sparse' AND api.distributed() THEN
+        RAISE EXCEPTION 'a % space cannot be registered on a Citus cluster: only dense and multivector spaces',
             p_kind USING ERRCODE = 'feature_not_supported';
     END IF;
     INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction,

@@ -121,11 +121,3 @@ def test_a_space_is_deleted_and_searches_go_on(client):
     search = {"embedding": unit(9, 384), "k": 3, "collection": "bulk"}
     answer = client.post("/api/rag/search", json=search)
     assert answer.status_code == 200 and len(answer.json()["rows"]) == 3, answer.text
-
-
-@pytest.mark.parametrize("kind", ["sparse", "multivector"])
-def test_a_space_of_another_kind_than_dense_is_refused_on_the_cluster(client, kind):
-    r = client.post("/api/rag/spaces", json={"name": f"k_{kind}", "kind": kind, "dims": 64})
-    assert r.status_code == 400, r.text
-    assert r.json()["field"] == "kind" and "Citus cluster" in r.json()["error"]
-    assert all(s["name"] != f"k_{kind}" for s in client.get("/api/rag/spaces").json()["spaces"])

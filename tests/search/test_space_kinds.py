@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -20,61 +19,9 @@ from app.search.request import parse_search_request
 from app.search.service import run_search
 from conftest import settings_for_tests
 from helpers import AS_OF, assert_exact_topk, cosine, maxsim, recency, sparse_similarity
+from kinds_corpus import SPACES, VOCABULARY, kinds_corpus, value_json, vector_of
 
-VOCABULARY = 3000
-SPACES = {  # name -> the body that registers it
-    "kd": {"kind": "dense", "dims": 8},
-    "ks": {"kind": "sparse", "dims": VOCABULARY},
-    "kip": {"kind": "sparse", "dims": VOCABULARY, "metric": "inner_product"},
-    "km": {"kind": "multivector", "dims": 6, "max_tokens": 8},
-}
 SETTINGS = settings_for_tests(hnsw_ef_search=40)
-TAGS = ["red", "green", "blue"]
-
-
-def _sparse(rng: np.random.Generator, nonzero: int) -> dict[int, float]:
-    common = rng.choice(60, size=min(nonzero, 60), replace=False)  # shared terms overlap
-    rare = rng.choice(np.arange(60, VOCABULARY), size=max(0, nonzero - 60), replace=False)
-    indices = sorted(int(i) for i in np.concatenate([common, rare]))
-    return {i: float(rng.uniform(0.1, 2.0)) for i in indices}
-
-
-def _value(rng: np.random.Generator, space: str) -> Any:
-    if space == "kd":
-        return rng.standard_normal(8).astype(np.float32)
-    if space == "km":
-        return rng.standard_normal((int(rng.integers(1, 9)), 6)).astype(np.float32)
-    return _sparse(rng, int(rng.integers(2, 20)))
-
-
-def _json(space: str, value: Any) -> Any:
-    if space in ("ks", "kip"):
-        return {"indices": list(value), "values": list(value.values())}
-    return value.tolist()
-
-
-def _corpus() -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    rng = np.random.default_rng(30)
-    docs, chunks = [], {}
-    for d in range(40):
-        body = []
-        for c in range(8):
-            chunk_id = f"k-{d}-{c}"
-            values = {s: _value(rng, s) for s in SPACES if rng.random() < 0.9}
-            if d < 3 and c == 0:  # more non-zero entries than the sparse HNSW index takes
-                values["ks"] = _sparse(rng, 1100)
-            created = AS_OF - timedelta(days=float(rng.uniform(0, 900)))
-            signal = float(rng.uniform(0, 1))
-            tags = [TAGS[(d + c) % 3]]
-            body.append({
-                "chunk_id": chunk_id, "chunk": f"chunk {chunk_id}", "tags": tags,
-                "created_at": created.isoformat(), "signal": signal,
-                "embeddings": {s: _json(s, v) for s, v in values.items()},
-            })  # fmt: skip
-            chunks[chunk_id] = {"values": values, "created": created, "signal": signal,
-                                "tags": tags}  # fmt: skip
-        docs.append({"doc_id": f"k-{d}", "src": f"kinds://{d}", "chunks": body})
-    return docs, chunks
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +29,7 @@ def corpus(client) -> dict[str, dict[str, Any]]:
     for name, body in SPACES.items():
         r = client.post("/api/rag/spaces", json={"name": name, **body})
         assert r.status_code == 201, r.text
-    docs, chunks = _corpus()
+    docs, chunks = kinds_corpus()
     for doc in docs:
         r = client.post("/api/rag/documents", json=doc)
         assert r.status_code == 200, r.text
@@ -136,10 +83,10 @@ def test_every_kind_alone_and_mixed_ranks_as_the_brute_force(
 ):
     rng = np.random.default_rng(len("".join(spaces)) + int(10 * weights[0]))
     for tag in (None, "green"):
-        query = {s: _value(rng, s) for s in spaces}
+        query = {s: vector_of(rng, s) for s in spaces}
         w_cos, w_rec, w_sig = weights
         body = {
-            "embeddings": {s: _json(s, v) for s, v in query.items()}, "k": 10,
+            "embeddings": {s: value_json(s, v) for s, v in query.items()}, "k": 10,
             "w_cos": w_cos, "w_rec": w_rec, "w_sig": w_sig, "max_per_source": 0,
             "as_of": AS_OF.isoformat(), "profile": "default",
             **({"tags_any": [tag]} if tag else {}),
@@ -153,8 +100,8 @@ def test_every_kind_alone_and_mixed_ranks_as_the_brute_force(
 
 def test_per_space_scores_and_explain_give_each_kinds_similarity(client, corpus):
     rng = np.random.default_rng(5)
-    query = {s: _value(rng, s) for s in SPACES}
-    body = {"embeddings": {s: _json(s, v) for s, v in query.items()}, "k": 5,
+    query = {s: vector_of(rng, s) for s in SPACES}
+    body = {"embeddings": {s: value_json(s, v) for s, v in query.items()}, "k": 5,
             "explain": True, "max_per_source": 0, "profile": "default"}  # fmt: skip
     answer = client.post("/api/rag/search", json=body).json()
     assert len(answer["rows"]) == 5
@@ -177,10 +124,10 @@ def test_per_space_scores_and_explain_give_each_kinds_similarity(client, corpus)
 @pytest.mark.parametrize("exact", [True, False])
 def test_single_space_search_of_each_kind(client, corpus, space, exact):
     rng = np.random.default_rng(9)
-    query = _value(rng, space)
+    query = vector_of(rng, space)
     r = client.post(
         f"/api/rag/search/space/{space}",
-        json={"query_embedding": _json(space, query), "top_k": 5, "exact": exact},
+        json={"query_embedding": value_json(space, query), "top_k": 5, "exact": exact},
     )
     assert r.status_code == 200, r.text
     expected = sorted(
@@ -201,7 +148,7 @@ def test_stored_vectors_of_each_kind_read_back(client, corpus):
     chunk = next(c for c in stored["chunks"] if c["chunk_id"] == "k-0-1")
     values = corpus["k-0-1"]["values"]
     for space, value in values.items():
-        given = _json(space, value)
+        given = value_json(space, value)
         read = chunk["embeddings"][space]
         if space in ("ks", "kip"):
             assert read["indices"] == given["indices"] and read["dim"] == VOCABULARY
@@ -211,3 +158,19 @@ def test_stored_vectors_of_each_kind_read_back(client, corpus):
     spaces = {s["name"]: s for s in client.get("/api/rag/spaces").json()["spaces"]}
     assert (spaces["ks"]["kind"], spaces["kip"]["metric"], spaces["km"]["max_tokens"]) == (
         "sparse", "inner_product", 8)  # fmt: skip
+
+
+@pytest.mark.parametrize("weights", [(1.0, 0.0, 0.0), (0.5, 0.3, 0.2)])
+def test_explain_ranks_each_chunk_where_the_exact_search_puts_it(client, corpus, weights):
+    rng = np.random.default_rng(71)
+    query = {s: value_json(s, vector_of(rng, s)) for s in SPACES}
+    w_cos, w_rec, w_sig = weights
+    weighted = {"w_cos": w_cos, "w_lex": 0, "w_rec": w_rec, "w_sig": w_sig}
+    body = {"embeddings": query, "as_of": AS_OF.isoformat(), "k": 30, "exact": True,
+            "max_per_source": 0, **weighted}  # fmt: skip
+    rows = client.post("/api/rag/search", json=body).json()["rows"]
+    assert len(rows) == 30
+    for position, row in enumerate(rows, start=1):
+        explained = client.post("/api/rag/explain", json={**body, "chunk_id": row["chunk_id"]})
+        assert explained.status_code == 200, explained.text
+        assert explained.json()["rank"] == position, row["chunk_id"]

@@ -79,7 +79,7 @@ END$function$
 CREATE OR REPLACE FUNCTION api.space_maxsim(p_space_id integer, p_tokens vector[], p_collection integer, p_id bigint)
  RETURNS double precision
  LANGUAGE plpgsql
- STABLE
+ STABLE PARALLEL SAFE
 AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN <golden_multivector> THEN RETURN api.space_<golden_multivector>_maxsim(p_tokens, p_collection, p_id);
