@@ -159,10 +159,6 @@ async def register_space(
         "metric": space.metric, "max_tokens": space.max_tokens,
     }  # fmt: skip
     q = queries("spaces")
-    if space.kind == "sparse" and (await (await conn.execute(q.distributed)).fetchone() or [0])[0]:
-        raise BadRequest("kind: a sparse space cannot be registered on a Citus cluster (its "
-                         "term counts are kept by triggers Citus does not run on shards)",
-                         field="kind")  # fmt: skip
     async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
         try:
             await cursor.execute(q.register_space, params)

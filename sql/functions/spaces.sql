@@ -183,10 +183,6 @@ DECLARE
     v_space rag.spaces;
     v_collection integer;
 BEGIN
-    IF p_kind = 'sparse' AND api.distributed() THEN
-        RAISE EXCEPTION 'a % space cannot be registered on a Citus cluster: only dense and multivector spaces',
-            p_kind USING ERRCODE = 'feature_not_supported';
-    END IF;
     INSERT INTO rag.spaces (name, dims, model, description, hnsw_m, hnsw_ef_construction,
                             kind, metric, max_tokens)
     VALUES (p_name, p_dims, coalesce(p_model, ''), coalesce(p_description, ''),
