@@ -37,9 +37,8 @@ from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
-from app.embedders import embedders_of
 from app.errors import BadRequest
-from app.ingest.embed import EmbedCounts, Progress, fill_vectors
+from app.ingest.embed import EmbedCounts, Progress, embedded_spaces, fill_vectors
 from app.ingest.fileparse import FileJob, ParsedBatch, parse_file
 from app.ingest.indexes import (
     IndexPlan,
@@ -212,12 +211,6 @@ class LoadReport:
     resumed_at: int
 
 
-async def _embedded_spaces(conn: AsyncConnection, settings: Settings) -> set[str]:
-    embedders = embedders_of(settings)
-    spaces = await load_spaces(conn)
-    return {name for name, space in spaces.items() if embedders.config_for(space)}
-
-
 async def _load_file(
     url: str, path: Path, settings: Settings, batch_chunks: int, rebuild: RebuildMode,
     resume: bool,
@@ -227,7 +220,8 @@ async def _load_file(
         collection = await collection_id(conn, shape.collection if shape else "default")
         async with _holding_collection(conn, collection):
             start = await _progress_start(conn, path, resume)
-            plan = await plan_indexes(conn, shape, rebuild, await _embedded_spaces(conn, settings))
+            embedded = embedded_spaces(await load_spaces(conn), settings)
+            plan = await plan_indexes(conn, shape, rebuild, embedded)
             await drop_indexes(conn, plan.rebuild)
             try:
                 total, failure = await _load(conn, path, start, settings, batch_chunks)

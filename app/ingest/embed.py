@@ -147,7 +147,11 @@ def to_embed(
 ) -> int:
     """How many chunk vectors the server would make for these documents (before the
     cache is asked)."""
+    embedded = embedded_spaces(spaces, settings)
+    return sum(len(wanting(docs, name)) for name in spaces if name in embedded)
+
+
+def embedded_spaces(spaces: dict[str, SpaceInfo], settings: Settings) -> set[str]:
+    """The spaces whose vectors the server makes (those with an embedder)."""
     embedders = embedders_of(settings)
-    return sum(
-        len(wanting(docs, space.name)) for space in spaces.values() if embedders.config_for(space)
-    )
+    return {name for name, space in spaces.items() if embedders.config_for(space)}

@@ -126,8 +126,7 @@ class JobWorkers:
                 log.warning("job worker %s: cannot read the queue: %s", number, error)
                 job = None
             if job is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), IDLE_POLL)
+                await _set_within(self._wake, IDLE_POLL)
                 self._wake.clear()
                 continue
             await self._run(job)
