@@ -313,6 +313,10 @@ class Collection(Strict):
     name: str
     description: str
     created_at: str
+    parts: int = Field(
+        description="1 for a collection stored whole (on one worker of a cluster); more for "
+        "one split into that many parts, each on its own worker where there are enough"
+    )
     documents: int
     chunks: int
 

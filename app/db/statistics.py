@@ -53,11 +53,11 @@ class StatisticsKeeper:
         try:
             async with self.connect() as conn:
                 cursor = await conn.execute(queries("collections").refresh_statistics, params)
-                row = await cursor.fetchone()
+                analyzed = any(row[0] for row in await cursor.fetchall())
         except (psycopg.Error, RagError) as error:  # the supervisor deals with outages
             log.debug("statistics of %s not refreshed: %s", collection, error)
             return
-        if row is not None and row[0]:
+        if analyzed:
             log.info("analyzed collection %s after writes", collection)
 
     async def stop(self) -> None:

@@ -18,6 +18,7 @@ from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
 from app.embedders import embedding_spaces
+from app.errors import Conflict
 from app.facets.request import FacetRequest
 from app.search.context import load_context
 from app.search.filters import sql_filter
@@ -66,6 +67,12 @@ async def count_facets(
     started = time.perf_counter()
     fields = request.facet_fields()
     context = await load_context(conn, request.collection, request.profile_name())
+    if context.parts:
+        raise Conflict(
+            f"collection {request.collection!r} is split into {len(context.parts)} parts: "
+            "facets are counted for whole collections only",
+            collection=request.collection,
+        )
     found = sql_filter(context.collection_id, request.given_filters())
     keywords = keyword_plan(request, settings, context)
     cursor = await conn.execute(

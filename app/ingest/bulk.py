@@ -50,7 +50,8 @@ from app.ingest.indexes import (
 )
 from app.ingest.prepare import IngestRules
 from app.ingest.rules import rules_for
-from app.ingest.store import IngestResult, collection_id, load_spaces, store_documents
+from app.ingest.store import IngestResult, load_spaces, store_documents
+from app.parts import find_collection
 from app.settings import Settings
 from app.spaces import SpaceInfo
 
@@ -217,7 +218,7 @@ async def _load_file(
 ) -> LoadReport:  # fmt: skip
     async with bulk_session(url, settings) as conn:
         shape = file_shape(path, settings.default_space, CHARS_PER_TOKEN * settings.chunk_tokens)
-        collection = await collection_id(conn, shape.collection if shape else "default")
+        collection = (await find_collection(conn, shape.collection if shape else "default")).id
         async with _holding_collection(conn, collection):
             start = await _progress_start(conn, path, resume)
             embedded = embedded_spaces(await load_spaces(conn), settings)

@@ -117,7 +117,7 @@ async def plan_indexes(
     `embedded`: the spaces whose vectors the load makes."""
     if mode == "never" or shape is None:
         return IndexPlan([], [])
-    cursor = await conn.execute(queries("spaces").space_vector_count, (shape.collection,))
+    cursor = await conn.execute(queries("spaces").space_vector_count, {"name": shape.collection})
     existing = [(IndexTarget(*row[:4]), max(int(row[4]), 0)) for row in await cursor.fetchall()]
     wanted = [
         target for target, count in existing

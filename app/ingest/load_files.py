@@ -24,7 +24,8 @@ from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
 from app.ingest.rules import rules_for
-from app.ingest.store import IngestResult, collection_id, load_spaces, store_documents
+from app.ingest.store import IngestResult, load_spaces, store_documents
+from app.parts import CollectionTarget, find_collection
 from app.settings import Settings
 from app.spaces import SpaceInfo
 
@@ -45,11 +46,11 @@ def _read(path: Path, settings: Settings) -> bytes:
 
 
 async def _unchanged(
-    conn: AsyncConnection, collection: int, names: list[str], hashes: list[str]
+    conn: AsyncConnection, collection: CollectionTarget, names: list[str], hashes: list[str]
 ) -> set[str]:
     cursor = await conn.execute(
         queries("documents").stored_sources,
-        {"doc_ids": names, "hashes": hashes, "collection": collection},
+        {"doc_ids": names, "hashes": hashes, "collections": list(collection.ids)},
     )
     return {row[0] for row in await cursor.fetchall()}
 
@@ -64,7 +65,7 @@ class FileLoader:
         self.on_embedded: Progress = lambda step: None  # the bar's, while a load runs
 
     async def load(self, files: list[tuple[Path, str]]) -> FilesReport:
-        collection = await collection_id(self.conn, self.defaults.collection)
+        collection = await find_collection(self.conn, self.defaults.collection)
         spaces = await load_spaces(self.conn)
         rules = rules_for(self.settings, spaces)
         started = time.perf_counter()

@@ -14,8 +14,9 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from app.db.sqlfiles import queries, with_table
-from app.errors import Conflict, unknown_collection
+from app.errors import Conflict
 from app.ingest.prepare import CHUNK_TYPES, ROW, PreparedDocument
+from app.parts import CollectionTarget, find_collection
 from app.spaces import STORAGE, SpaceInfo
 
 
@@ -41,25 +42,16 @@ async def load_spaces(conn: AsyncConnection) -> dict[str, SpaceInfo]:
     return {row["name"]: SpaceInfo.from_row(row) for row in rows}
 
 
-async def collection_id(conn: AsyncConnection, name: str, lock: bool = False) -> int:
-    """The collection's id (404 if none); with ``lock``, writers of it queue behind this
-    transaction (see lock_collection in sql/queries/collections.sql)."""
-    q = queries("collections")
-    cursor = await conn.execute(q.lock_collection if lock else q.collection_id, (name,))
-    row = await cursor.fetchone()
-    if row is None:
-        raise unknown_collection(name)
-    return int(row[0])
-
-
 async def _check_chunk_owners(
-    conn: AsyncConnection, collection: int, docs: Sequence[PreparedDocument]
+    conn: AsyncConnection, collection: CollectionTarget, docs: Sequence[PreparedDocument]
 ) -> None:
+    """A chunk_id is its collection's: one stored under a document outside the batch (in
+    any part of a split collection) is a 409."""
     chunk_ids = [c.row[ROW["chunk_id"]] for d in docs for c in d.chunks]
     doc_ids = [d.doc_id for d in docs]
     cursor = await conn.execute(
         queries("documents").chunk_owner_conflicts,
-        {"chunk_ids": chunk_ids, "doc_ids": doc_ids, "collection": collection},
+        {"chunk_ids": chunk_ids, "doc_ids": doc_ids, "collections": list(collection.ids)},
     )
     clash = await cursor.fetchone()
     if clash:
@@ -124,28 +116,43 @@ async def _copy_rows(
 async def store_documents(
     conn: AsyncConnection, docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo]
 ) -> IngestResult:
-    """Write prepared documents of one collection in one transaction (all or nothing)."""
+    """Write prepared documents of one collection in one transaction (all or nothing; a
+    split collection's documents each in its part, in the same transaction)."""
+    result = IngestResult()
     if not docs:
-        return IngestResult()
-    q = queries("documents")
+        return result
     async with conn.transaction():
-        collection = await collection_id(conn, docs[0].collection, lock=True)
+        collection = await find_collection(conn, docs[0].collection, lock=True)
         await _check_chunk_owners(conn, collection, docs)
-        pks, replaced = await _upsert_documents(conn, collection, docs)
-        chunks = [c for d in docs for c in d.chunks]
-        for chunk, chunk_pk in zip(chunks, await _reserve_ids(conn, len(chunks)), strict=True):
-            chunk.row[ROW["id"]] = chunk_pk
-            chunk.row[ROW["collection_id"]] = collection
-            chunk.row[ROW["document_id"]] = pks[chunk.row[ROW["doc_id"]]]
-        await _copy_rows(conn, q.copy_chunks, CHUNK_TYPES, (c.row for c in chunks))
-        counts: dict[str, int] = {}
-        for name in sorted({s for c in chunks for s in c.vectors}):
-            space = spaces[name]
-            storage = STORAGE[space.kind]
-            statement = with_table(q.copy_vectors, space.id, storage.columns)
-            await _copy_rows(conn, statement, ("int4", "int8", *storage.types),
-                             _vector_rows(docs, space, collection))  # fmt: skip
-            counts[name] = sum(name in c.vectors for c in chunks)
+        by_part: dict[int, list[PreparedDocument]] = {}
+        for doc in docs:
+            by_part.setdefault(collection.holding(doc.doc_id), []).append(doc)
+        for part in sorted(by_part):
+            result.add(await _store_part(conn, part, by_part[part], spaces))
+    return result
+
+
+async def _store_part(
+    conn: AsyncConnection, collection: int, docs: Sequence[PreparedDocument],
+    spaces: dict[str, SpaceInfo],
+) -> IngestResult:  # fmt: skip
+    """Documents of one collection (or part), in the caller's transaction."""
+    q = queries("documents")
+    pks, replaced = await _upsert_documents(conn, collection, docs)
+    chunks = [c for d in docs for c in d.chunks]
+    for chunk, chunk_pk in zip(chunks, await _reserve_ids(conn, len(chunks)), strict=True):
+        chunk.row[ROW["id"]] = chunk_pk
+        chunk.row[ROW["collection_id"]] = collection
+        chunk.row[ROW["document_id"]] = pks[chunk.row[ROW["doc_id"]]]
+    await _copy_rows(conn, q.copy_chunks, CHUNK_TYPES, (c.row for c in chunks))
+    counts: dict[str, int] = {}
+    for name in sorted({s for c in chunks for s in c.vectors}):
+        space = spaces[name]
+        storage = STORAGE[space.kind]
+        statement = with_table(q.copy_vectors, space.id, storage.columns)
+        await _copy_rows(conn, statement, ("int4", "int8", *storage.types),
+                         _vector_rows(docs, space, collection))  # fmt: skip
+        counts[name] = sum(name in c.vectors for c in chunks)
     return IngestResult(
         documents=len(docs), chunks=len(chunks), replaced_chunks=replaced, vectors=counts
     )

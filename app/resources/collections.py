@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
 from app.errors import Conflict, unknown_collection
+from app.parts import MAX_PARTS
 from app.validation import CollectionName, Text, parse_model
 
 DEFAULT_COLLECTION = "default"
@@ -28,11 +29,19 @@ class CollectionIn(BaseModel):
         description="Lower-case letters, digits, _ and -, starting with a letter or digit (max 63)."
     )
     description: Text = Field(default="", max_length=2000)
+    parts: int = Field(
+        default=1, ge=1, le=MAX_PARTS,
+        description="Store the collection split into this many parts (default 1: whole). On a "
+        "Citus cluster each part goes to another worker while there are workers to spare, so "
+        "one collection can outgrow one machine; a search asks every part and merges their "
+        "best rows, with the same rows and scores as a whole collection. Fixed at creation.",
+    )  # fmt: skip
 
 
 COLLECTION_RULES = {
     "name": "name must match ^[a-z0-9][a-z0-9_-]{0,62}$ (lower-case letters, digits, _ and -)",
     "description": "description must be a string of at most 2000 characters",
+    "parts": f"parts must be an integer from 1 to {MAX_PARTS}",
 }
 
 
@@ -49,7 +58,7 @@ async def create_collection(conn: AsyncConnection, body: CollectionIn) -> dict[s
         async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
             await cursor.execute(
                 queries("collections").create_collection,
-                {"name": body.name, "description": body.description},
+                {"name": body.name, "description": body.description, "parts": body.parts},
             )
             row = await cursor.fetchone()
     except UniqueViolation:

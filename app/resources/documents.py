@@ -15,7 +15,8 @@ from app.ingest.embed import Progress, fill_vectors
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import PreparedDocument, prepare_document
 from app.ingest.rules import rules_for
-from app.ingest.store import collection_id, load_spaces, store_documents
+from app.ingest.store import load_spaces, store_documents
+from app.parts import find_collection
 from app.settings import Settings
 from app.spaces import SpaceInfo
 from app.vectors import stored_value
@@ -96,9 +97,10 @@ async def _chunks(
 async def get_document(
     conn: AsyncConnection, collection: str, doc_id: str, include_embeddings: bool = False
 ) -> dict[str, Any]:
+    holding = (await find_collection(conn, collection)).holding(doc_id)
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
-            queries("documents").get_document, {"doc_id": doc_id, "collection": collection}
+            queries("documents").get_document, {"doc_id": doc_id, "collection": holding}
         )
         doc = await cursor.fetchone()
     if doc is None:
@@ -117,8 +119,8 @@ async def get_document(
 async def delete_document(conn: AsyncConnection, collection: str, doc_id: str) -> dict[str, Any]:
     q = queries("documents")
     async with conn.transaction():
-        collection_pk = await collection_id(conn, collection, lock=True)
-        keys = {"doc_id": doc_id, "collection": collection_pk}
+        target = await find_collection(conn, collection, lock=True)
+        keys = {"doc_id": doc_id, "collection": target.holding(doc_id)}
         row = await (await conn.execute(q.document_to_delete, keys)).fetchone()
         if row is not None:
             await conn.execute(q.delete_document, {**keys, "document": row[0]})

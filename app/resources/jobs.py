@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import Request
 from psycopg import AsyncConnection
 
-from app.ingest.store import collection_id
 from app.jobs.store import JSON_DOCUMENT, NewItem, create_job, job_view, single
+from app.parts import find_collection
 
 
 async def queue_ingest(
@@ -16,7 +16,8 @@ async def queue_ingest(
     params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """An ingest job of these items, queued and a worker woken; the job as answered."""
-    job = await create_job(conn, "ingest", await collection_id(conn, collection), items, params)
+    target = await find_collection(conn, collection)
+    job = await create_job(conn, "ingest", target.id, items, params)
     workers = getattr(request.app.state, "jobs", None)
     if workers is not None:
         workers.notify()

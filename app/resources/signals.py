@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
 from app.ingest.models import MAX_VOLUME
-from app.ingest.store import collection_id
+from app.parts import find_collection
 from app.validation import CollectionName, FiniteFloat, Identifier, RuleMessages, parse_model
 
 MAX_UPDATES = 10_000
@@ -99,8 +99,8 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
         raise BadRequest("updates: each chunk_id may appear only once per request")
     q = queries("signals")
     async with conn.transaction():
-        collection = await collection_id(conn, body.collection)
-        keys = {"chunk_ids": chunk_ids, "collection": collection}
+        collections = list((await find_collection(conn, body.collection)).ids)
+        keys = {"chunk_ids": chunk_ids, "collections": collections}
         cursor = await conn.execute(q.unknown_chunks, keys)
         unknown = [row[0] for row in await cursor.fetchall()]
         if unknown:
@@ -112,7 +112,7 @@ async def apply_signals(conn: AsyncConnection, body: SignalsIn) -> dict[str, Any
         cursor = await conn.execute(
             q.update_signals,
             {"updates": Jsonb([_payload(u) for u in body.updates]),
-             "collection": collection, "max_volume": MAX_VOLUME},
+             "collections": collections, "max_volume": MAX_VOLUME},
         )  # fmt: skip
         rows = await cursor.fetchall()
     return {

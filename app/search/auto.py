@@ -17,9 +17,10 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from app.search.evidence import EVIDENCE_ROWS, EvidenceRule, evidence_of
+from app.search.parts import rank
 from app.search.plan import SearchPlan
 from app.search.request import SearchRequest
-from app.search.store import Ranking, rank
+from app.search.store import Ranking
 
 # Chosen on the SciFact train queries (python bench/auto_evidence.py --split train --fit),
 # for never losing rather than for the best mean: of 809 queries, the 82 whose keyword

@@ -39,4 +39,5 @@ async def load_context(
         default=found.get(DEFAULT_PROFILE, Profile(DEFAULT_PROFILE, 0, True)),
         profile=found.get(profile) if named and profile else None,
         spaces=spaces,
+        parts=tuple(row["parts"] or ()),
     )

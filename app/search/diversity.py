@@ -56,7 +56,9 @@ async def diversify(
     if len(rows) < 2:
         return rows
     chunk_ids = [row["chunk_id"] for row in rows]
-    found = await chunk_vectors(conn, space, chunk_ids, plan.collection_id)
+    found: dict[str, np.ndarray] = {}
+    for collection_id in plan.collection_ids:
+        found.update(await chunk_vectors(conn, space, chunk_ids, collection_id))
     scores = np.array([row["score"] for row in rows], dtype=np.float64)
     order = mmr_order(scores, unit_rows(chunk_ids, found), plan.diversity, plan.offset + plan.k)
     return [rows[i] for i in order]

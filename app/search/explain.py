@@ -25,6 +25,7 @@ from pydantic import ConfigDict, Field
 
 from app.search.filters import metadata_conditions
 from app.search.outcome import SearchOutcome
+from app.search.parts import explain_detail
 from app.search.request import SEARCH_RULES, SearchRequest
 from app.search.response import (
     contract_row,
@@ -33,7 +34,7 @@ from app.search.response import (
     weights_applied,
 )
 from app.search.service import run_search
-from app.search.store import RankedRow, explain_detail
+from app.search.store import RankedRow
 from app.settings import Settings
 from app.validation import Identifier, parse_model
 

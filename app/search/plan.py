@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -49,16 +49,31 @@ class SearchContext:
     default: Profile
     profile: Profile | None
     spaces: tuple[SpaceInfo, ...]  # registry order
+    parts: tuple[int, ...] = ()  # a split collection's (app/parts.py)
 
     @property
     def registry(self) -> list[str]:
         return [space.name for space in self.spaces]
+
+    @property
+    def collection_ids(self) -> tuple[int, ...]:
+        """The collections holding its chunks: its parts, or itself."""
+        return self.parts or (self.collection_id,)
 
     def space(self, name: str) -> SpaceInfo:
         for info in self.spaces:
             if info.name == name:
                 return info
         raise invalid_space(name, self.registry)
+
+
+@dataclass(frozen=True)
+class Keywords:
+    """A query's keyword side (sql/functions/lexical.sql api.lex_query)."""
+
+    terms: list[str]
+    weights: list[float]
+    avg_len: float
 
 
 @dataclass(frozen=True)
@@ -89,10 +104,17 @@ class SearchPlan:
     classification: Classification | None = None
     retry: Mapping[str, Any] | None = field(default=None)
     evidence: Mapping[str, Any] | None = None  # what auto read before choosing the balance
+    parts: tuple[int, ...] = ()  # a split collection's parts, each searched (app/search/parts.py)
+    keywords: Keywords | None = None  # the query's terms over every part (None: the SQL reads them)
 
     @property
     def collection(self) -> str:
         return self.request.collection
+
+    @property
+    def collection_ids(self) -> tuple[int, ...]:
+        """The collections holding its chunks: a split collection's parts, or itself."""
+        return self.parts or (self.collection_id,)
 
     @property
     def space_names(self) -> tuple[str, ...]:
@@ -113,17 +135,28 @@ class SearchPlan:
         """The first rank the database builds response rows for (diversity needs all)."""
         return 0 if self.pool else self.offset
 
+    def for_part(self, part: int, keywords: Keywords | None) -> SearchPlan:
+        """The plan of one part of a split collection: its best rows from the first, as
+        many as the whole search returns, scored with the whole collection's keyword
+        statistics."""
+        return replace(
+            self, collection_id=part, filter=replace(self.filter, collection_id=part),
+            k=self.depth, offset=0, pool=0, parts=(), keywords=keywords,
+        )  # fmt: skip
+
     def sql(self) -> SqlPlan:
         """The plan as api.topk takes it."""
         w = self.weights
         request = self.request
+        keywords = self.keywords
         return SqlPlan(
             collection_id=self.collection_id, k=self.depth,
             w_cos=w.w_cos, w_lex=w.lex, w_rec=w.w_rec, w_sig=w.w_sig,
             rec_scale=self.recency.scale(), now_epoch=self.now_epoch,
             max_per_source=self.max_per_source,
             keyword_only=w.lex > 0 and w.w_cos == 0, filtered=self.filter.filtered,
-            bm25_k1=self.bm25[0], bm25_b=self.bm25[1], lex_avg_len=1.0,
+            bm25_k1=self.bm25[0], bm25_b=self.bm25[1],
+            lex_avg_len=keywords.avg_len if keywords else 1.0,
             ef_search=self.ef_search, rrf_k=self.rrf_k, rrf_window=self.knobs.rrf_window,
             scan_rows=self.knobs.scan_rows, region_budget=self.knobs.region_budget,
             region_ratio=self.knobs.region_ratio, region_limit=self.knobs.region_limit,
@@ -134,7 +167,9 @@ class SearchPlan:
             space_ids=[s.id for s in self.spaces], space_names=list(self.space_names),
             space_dims=[s.dims for s in self.spaces],
             space_weights=[self.space_weights[s.name] for s in self.spaces],
-            **query_values(self.spaces, self.vectors), lex_terms=None, lex_weights=None,
+            **query_values(self.spaces, self.vectors),
+            lex_terms=keywords.terms if keywords else None,
+            lex_weights=keywords.weights if keywords else None,
             filter=self.filter, min_score=request.min_score,
             min_similarity=request.min_similarity, query=self.text if w.lex > 0 else None,
         )  # fmt: skip
@@ -318,6 +353,7 @@ def build_plan(
         diversity=diversity,
         pool=candidate_pool(request.offset + k) if diversity > 0 else 0,
         classification=classification,
+        parts=context.parts,
     )
 
 
@@ -346,5 +382,5 @@ def nearest_plan(
         filter=sql_filter(context.collection_id, request.given_filters()),
         recency=Recency(), ef_search=settings.hnsw_ef_search, max_per_source=0,
         bm25=(settings.bm25_k1, settings.bm25_b), rrf_k=settings.rrf_k, now_epoch=time.time(),
-        profile=context.default, registry=tuple(context.registry),
+        profile=context.default, registry=tuple(context.registry), parts=context.parts,
     )  # fmt: skip

@@ -30,6 +30,7 @@ from app.search.context import load_context
 from app.search.diversity import diversify
 from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
 from app.search.outcome import SearchOutcome
+from app.search.parts import rank
 from app.search.plan import (
     SearchContext,
     SearchPlan,
@@ -40,7 +41,7 @@ from app.search.plan import (
 from app.search.purpose import add_purpose_alignment
 from app.search.request import SearchRequest
 from app.search.response import search_response
-from app.search.store import RankedRow, Ranking, rank
+from app.search.store import RankedRow, Ranking
 from app.search.terms import weighed_question
 from app.settings import Settings
 from app.vectors import SpaceValue
@@ -122,7 +123,7 @@ async def query_text_vectors(
     started = time.perf_counter()
     spaces = [context.space(name) for name in names]
     values = await embed_question(settings, spaces, request.text() or "")
-    values = await weighed_question(conn, context.collection_id, spaces, values)
+    values = await weighed_question(conn, context.collection_ids, spaces, values)
     return values, (time.perf_counter() - started) * 1000
 
 

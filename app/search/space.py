@@ -16,8 +16,8 @@ from pydantic import ConfigDict, Field
 from app.errors import BadRequest
 from app.search.context import load_context
 from app.search.filters import FILTER_RULES, FilterFields
+from app.search.parts import space_topk
 from app.search.plan import nearest_plan
-from app.search.store import space_topk
 from app.settings import Settings
 from app.validation import Count, UnitFloat, parse_model
 from app.vectors import VectorInput, as_space_value, as_vector

@@ -79,6 +79,17 @@ async def explain_detail(
     return detail
 
 
+async def outranking(conn: AsyncConnection, plan: SearchPlan, score: float, chunk_id: str) -> int:
+    """How many chunks of the plan's collection outrank ``score`` (of chunk ``chunk_id``)."""
+    count: int = await _one(
+        conn,
+        queries("search").outranking,
+        {"collection_id": plan.collection_id, "plan": plan.sql(), "score": score,
+         "chunk_id": chunk_id},
+    )  # fmt: skip
+    return count
+
+
 async def space_topk(
     conn: AsyncConnection, plan: SearchPlan, min_similarity: float | None
 ) -> dict[str, Any]:

@@ -11,6 +11,7 @@ that best, from 0 to below 1, as the other similarities of a blend are.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from pgvector import SparseVector
 from psycopg import AsyncConnection
@@ -26,14 +27,14 @@ def idf(vectors: int, holding: int) -> float:
 
 
 async def weighed_terms(
-    conn: AsyncConnection, collection_id: int, space: SpaceInfo, terms: SparseVector
+    conn: AsyncConnection, collections: Sequence[int], space: SpaceInfo, terms: SparseVector
 ) -> SparseVector:
     """``terms`` (the question's, each 1) weighed as the module says."""
     assert space.embedder is not None
     ids = [int(i) for i in terms.indices()]
     cursor = await conn.execute(
         queries("search").term_counts,
-        {"space": space.id, "collection": collection_id, "terms": ids},
+        {"space": space.id, "collections": list(collections), "terms": ids},
     )
     row = await cursor.fetchone()
     assert row is not None
@@ -44,13 +45,14 @@ async def weighed_terms(
 
 
 async def weighed_question(
-    conn: AsyncConnection, collection_id: int, spaces: list[SpaceInfo],
+    conn: AsyncConnection, collections: Sequence[int], spaces: list[SpaceInfo],
     values: dict[str, SpaceValue],
 ) -> dict[str, SpaceValue]:  # fmt: skip
-    """The question's values with those of bm25 spaces weighed."""
+    """The question's values with those of bm25 spaces weighed, by the counts of the
+    collection (every part of a split one)."""
     weighed = dict(values)
     for space in spaces:
         value = values.get(space.name)
         if space.embedder and space.embedder.kind == "bm25" and isinstance(value, SparseVector):
-            weighed[space.name] = await weighed_terms(conn, collection_id, space, value)
+            weighed[space.name] = await weighed_terms(conn, collections, space, value)
     return weighed

@@ -2,19 +2,44 @@
 -- and write names one ("default" when omitted). Each collection is a partition of its
 -- own in rag.chunks, rag.lex_postings and every space's vector table, named by id.
 
+-- The collections holding a collection's chunks: itself, or a split one's parts.
+CREATE FUNCTION api.collection_ids(p_name text)
+RETURNS integer[]
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_collection rag.collections;
+BEGIN
+    SELECT * INTO v_collection FROM rag.collections WHERE name = p_name AND part_of IS NULL;
+    IF NOT FOUND THEN
+        PERFORM api.raise_not_found(format('no collection named %s', quote_literal(p_name)),
+                                    jsonb_build_object('collection', p_name));
+    END IF;
+    IF v_collection.parts > 1 THEN
+        RETURN api.collection_parts(v_collection.id);
+    END IF;
+    RETURN ARRAY[v_collection.id];
+END
+$$;
+
+-- A whole collection's id. A split one is refused: what asks for one id (a SQL client's
+-- search, api.rag_topk_weighted) would read none of its parts; the service searches
+-- every part and merges their rows.
 CREATE FUNCTION api.collection_id(p_name text)
 RETURNS integer
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    v_id integer;
+    v_ids integer[] := api.collection_ids(p_name);
 BEGIN
-    SELECT id INTO v_id FROM rag.collections WHERE name = p_name;
-    IF v_id IS NULL THEN
-        PERFORM api.raise_not_found(format('no collection named %s', quote_literal(p_name)),
-                                    jsonb_build_object('collection', p_name));
+    IF cardinality(v_ids) > 1 THEN
+        PERFORM api.raise_conflict(
+            format('collection %s is split into %s parts: search it through the service '
+                   '(POST /api/rag/search), which searches every part',
+                   quote_literal(p_name), cardinality(v_ids)),
+            jsonb_build_object('collection', p_name));
     END IF;
-    RETURN v_id;
+    RETURN v_ids[1];
 END
 $$;
 
@@ -49,25 +74,89 @@ AS $$
     ORDER BY n, id
 $$;
 
-CREATE FUNCTION api.create_collection(p_name text, p_description text DEFAULT '')
+-- A collection, whole (p_parts 1) or split into p_parts parts (see
+-- sql/schema/0016_split_collections.sql): the collection's own row holds nothing, each
+-- part is a collection of its own.
+CREATE FUNCTION api.create_collection(
+    p_name text, p_description text DEFAULT '', p_parts integer DEFAULT 1
+)
 RETURNS rag.collections
 LANGUAGE plpgsql
 AS $$
 DECLARE
     v_collection rag.collections;
+    v_placed text[] := '{}';
+    v_part record;
 BEGIN
-    INSERT INTO rag.collections (name, description)
-    VALUES (p_name, coalesce(p_description, ''))
+    INSERT INTO rag.collections (name, description, parts)
+    VALUES (p_name, coalesce(p_description, ''), p_parts)
     RETURNING * INTO v_collection;
-    INSERT INTO rag.collection_counts (collection_id) VALUES (v_collection.id);
-    PERFORM api.create_collection_partitions(v_collection.id);
+    PERFORM api.add_collection_storage(v_collection.id);
+    FOR n IN 1 .. CASE WHEN p_parts > 1 THEN p_parts ELSE 0 END LOOP
+        v_part := api.placed_collection_id(v_placed);
+        v_placed := v_placed || v_part.node;
+        INSERT INTO rag.collections (id, name, part_of)
+        VALUES (v_part.id, p_name || '.' || n, v_collection.id);
+        PERFORM api.add_collection_storage(v_part.id);
+    END LOOP;
     RETURN v_collection;
 END
 $$;
 
--- Delete a collection with everything in it, in the caller's transaction: its partitions
--- are dropped (no row-by-row work), then its documents and counts. Returns the number of
--- chunks it held.
+CREATE FUNCTION api.add_collection_storage(p_collection_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    INSERT INTO rag.collection_counts (collection_id) VALUES (p_collection_id);
+    PERFORM api.create_collection_partitions(p_collection_id);
+END
+$$;
+
+-- An id for a new part of a collection, held on a worker none of its placed siblings is
+-- on while there is one (on Citus a collection's shard group, and so its worker, follows
+-- from its id); on one node, the next id. The id's worker is returned as node.
+CREATE FUNCTION api.placed_collection_id(p_taken text[], OUT id integer, OUT node text)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_sequence text := pg_get_serial_sequence('rag.collections', 'id');
+    v_workers integer;
+BEGIN
+    node := '';
+    IF NOT api.distributed() THEN
+        id := nextval(v_sequence);
+        RETURN;
+    END IF;
+    EXECUTE 'SELECT count(*) FROM pg_dist_node
+             WHERE noderole = ''primary'' AND isactive AND shouldhaveshards'
+    INTO v_workers;
+    -- (ids whose worker is taken are skipped: a hash spreads ids evenly over the shard
+    -- groups, so a free worker comes within a few)
+    FOR attempt IN 1 .. 256 LOOP
+        id := nextval(v_sequence);
+        EXECUTE 'SELECT n.nodename || '':'' || n.nodeport
+                 FROM pg_dist_placement pl JOIN pg_dist_node n ON n.groupid = pl.groupid
+                 WHERE pl.shardid = get_shard_id_for_distribution_column(''rag.documents'', $1)
+                 LIMIT 1'
+        INTO node USING id;
+        EXIT WHEN NOT node = ANY (p_taken)
+                  OR cardinality(ARRAY(SELECT DISTINCT unnest(p_taken))) >= v_workers;
+    END LOOP;
+END
+$$;
+
+-- The parts of a split collection (ids, in order); none for a whole one.
+CREATE FUNCTION api.collection_parts(p_collection_id integer)
+RETURNS integer[]
+LANGUAGE sql STABLE
+AS $$
+    SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM rag.collections
+    WHERE part_of = p_collection_id
+$$;
+
+-- Delete a collection (and its parts) with everything in it, in the caller's
+-- transaction. Returns the number of chunks it held.
 CREATE FUNCTION api.drop_collection(p_name text)
 RETURNS bigint
 LANGUAGE plpgsql
@@ -75,9 +164,10 @@ AS $$
 DECLARE
     v_collection rag.collections;
     v_chunks bigint;
-    v_partition text;
+    v_part integer;
 BEGIN
-    SELECT * INTO v_collection FROM rag.collections WHERE name = p_name FOR UPDATE;
+    SELECT * INTO v_collection FROM rag.collections
+    WHERE name = p_name AND part_of IS NULL FOR UPDATE;
     IF NOT FOUND THEN
         PERFORM api.raise_not_found(format('no collection named %s', quote_literal(p_name)),
                                     jsonb_build_object('collection', p_name));
@@ -86,48 +176,75 @@ BEGIN
         PERFORM api.raise_conflict('the default collection cannot be deleted',
                                        jsonb_build_object('collection', p_name));
     END IF;
-    SELECT chunks INTO v_chunks FROM rag.collection_counts
-    WHERE collection_id = v_collection.id;
-    FOR v_partition IN SELECT api.collection_partitions(v_collection.id) LOOP
-        EXECUTE format('DROP TABLE rag.%I', v_partition);
+    v_chunks := (SELECT sum(n.chunks) FROM rag.collection_counts n
+                 WHERE n.collection_id = ANY (v_collection.id
+                                              || api.collection_parts(v_collection.id)));
+    FOR v_part IN SELECT unnest(api.collection_parts(v_collection.id)) LOOP
+        PERFORM api.drop_collection_storage(v_part);
+        DELETE FROM rag.collections WHERE id = v_part;
     END LOOP;
-    DELETE FROM rag.lex_terms WHERE collection_id = v_collection.id;
-    DELETE FROM rag.tag_counts WHERE collection_id = v_collection.id;
-    DELETE FROM rag.documents WHERE collection_id = v_collection.id;
-    DELETE FROM rag.collection_counts WHERE collection_id = v_collection.id;
-    -- (its jobs: on Citus no foreign key ties the coordinator's queue to the collections)
-    DELETE FROM rag.jobs WHERE collection_id = v_collection.id;
+    PERFORM api.drop_collection_storage(v_collection.id);
     DELETE FROM rag.collections WHERE id = v_collection.id;
     RETURN v_chunks;
 END
 $$;
 
--- Collections with their counts (chunks from the triggers' counters, documents counted).
--- (PL/pgSQL, documents counted per collection in a subquery of their own: Citus plans
--- neither a set-returning SQL function's query nor a count correlated with a row of
--- rag.collections.)
+-- Everything stored for one collection (or part): its partitions are dropped (no
+-- row-by-row work), then its documents, counts and jobs.
+CREATE FUNCTION api.drop_collection_storage(p_collection_id integer)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    v_partition text;
+BEGIN
+    FOR v_partition IN SELECT api.collection_partitions(p_collection_id) LOOP
+        EXECUTE format('DROP TABLE rag.%I', v_partition);
+    END LOOP;
+    DELETE FROM rag.lex_terms WHERE collection_id = p_collection_id;
+    DELETE FROM rag.tag_counts WHERE collection_id = p_collection_id;
+    DELETE FROM rag.documents WHERE collection_id = p_collection_id;
+    DELETE FROM rag.collection_counts WHERE collection_id = p_collection_id;
+    -- (its jobs: on Citus no foreign key ties the coordinator's queue to the collections)
+    DELETE FROM rag.jobs WHERE collection_id = p_collection_id;
+END
+$$;
+
+-- Collections with their counts (a split collection's summed over its parts, which are
+-- not listed themselves). (PL/pgSQL, the distributed tables read on their own and grouped
+-- by collection: Citus plans neither a set-returning SQL function's query nor a count
+-- correlated with a row of rag.collections.)
 CREATE FUNCTION api.collection_stats(p_name text DEFAULT NULL)
-RETURNS TABLE (name text, description text, created_at timestamptz, documents bigint,
-               chunks bigint)
+RETURNS TABLE (name text, description text, created_at timestamptz, parts integer,
+               documents bigint, chunks bigint)
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
-    v_id integer := (SELECT c.id FROM rag.collections c WHERE c.name = p_name);
+    v_ids integer[];
+    v_doc_ids integer[];
+    v_docs bigint[];
+    v_count_ids integer[];
+    v_chunks bigint[];
 BEGIN
-    IF p_name IS NULL THEN
-        RETURN QUERY
-        SELECT c.name, c.description, c.created_at, coalesce(d.documents, 0), n.chunks
-        FROM rag.collections c
-        JOIN rag.collection_counts n ON n.collection_id = c.id
-        LEFT JOIN (SELECT collection_id, count(*) AS documents FROM rag.documents
-                   GROUP BY collection_id) d ON d.collection_id = c.id
-        ORDER BY c.id;
-    ELSE
-        RETURN QUERY
-        SELECT c.name, c.description, c.created_at,
-               (SELECT count(*) FROM rag.documents d WHERE d.collection_id = v_id), n.chunks
-        FROM rag.collections c JOIN rag.collection_counts n ON n.collection_id = c.id
-        WHERE c.id = v_id;
-    END IF;
+    v_ids := ARRAY(SELECT c.id FROM rag.collections c
+                   WHERE p_name IS NULL OR c.name = p_name
+                      OR c.part_of = (SELECT w.id FROM rag.collections w WHERE w.name = p_name));
+    SELECT coalesce(array_agg(d.collection_id), '{}'), coalesce(array_agg(d.documents), '{}')
+    INTO v_doc_ids, v_docs
+    FROM (SELECT r.collection_id, count(*) AS documents FROM rag.documents r
+          WHERE r.collection_id = ANY (v_ids) GROUP BY r.collection_id) d;
+    SELECT coalesce(array_agg(n.collection_id), '{}'), coalesce(array_agg(n.chunks), '{}')
+    INTO v_count_ids, v_chunks
+    FROM rag.collection_counts n WHERE n.collection_id = ANY (v_ids);
+    RETURN QUERY
+    SELECT c.name, c.description, c.created_at, c.parts::integer,
+           coalesce(sum(d.documents), 0)::bigint, coalesce(sum(k.chunks), 0)::bigint
+    FROM rag.collections c
+    JOIN rag.collections o ON coalesce(o.part_of, o.id) = c.id
+    LEFT JOIN unnest(v_doc_ids, v_docs) AS d(id, documents) ON d.id = o.id
+    LEFT JOIN unnest(v_count_ids, v_chunks) AS k(id, chunks) ON k.id = o.id
+    WHERE c.part_of IS NULL AND c.id = ANY (v_ids)
+    GROUP BY c.id
+    ORDER BY c.id;
 END
 $$;

@@ -7,9 +7,9 @@
 -- lives whole on one worker, every table and index of it beside the others; the small
 -- tables (spaces, collections, profiles, goals) are reference tables, on every node.
 --
--- Searches run beside the data. api.topk, api.explain and api.space_topk are, on Citus,
--- dispatchers distributed by their first argument (the collection): Citus sends a call
--- whole to the worker holding the collection, in one round trip. There, the dispatcher
+-- Searches run beside the data. api.topk, api.explain, api.space_topk and api.outranking
+-- are, on Citus, dispatchers distributed by their first argument (the collection): Citus
+-- sends a call whole to the worker holding the collection, in one round trip. There, the dispatcher
 -- calls a copy of the search functions made for that collection's shard group: the same
 -- definitions with every table of schema rag named by its shard there (rag.chunks ->
 -- rag.chunks_102016) and every function of schema api by its copy (api_s102008.*). Those
@@ -32,7 +32,7 @@
 CREATE FUNCTION api.routed_entries()
 RETURNS SETOF text
 LANGUAGE sql IMMUTABLE
-AS $$ VALUES ('topk'), ('explain'), ('space_topk') $$;
+AS $$ VALUES ('topk'), ('explain'), ('space_topk'), ('outranking') $$;
 
 -- Whether the schema is distributed (rag.documents is a Citus table).
 CREATE FUNCTION api.distributed()

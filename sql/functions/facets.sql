@@ -117,9 +117,12 @@ DECLARE
     v_counts bigint[] := '{}';
 BEGIN
     FOR v_collection IN
-        SELECT c.id, c.name, n.chunks
+        -- (a split collection's parts counted each, under the collection's name)
+        SELECT c.id, coalesce(w.name, c.name) AS name, n.chunks
         FROM rag.collections c JOIN rag.collection_counts n ON n.collection_id = c.id
-        WHERE (p_collections IS NULL OR c.name = ANY (p_collections)) AND n.chunks > 0
+        LEFT JOIN rag.collections w ON w.id = c.part_of
+        WHERE (p_collections IS NULL OR coalesce(w.name, c.name) = ANY (p_collections))
+          AND n.chunks > 0
         ORDER BY n.chunks, c.name
     LOOP
         IF NOT p_filtered AND NOT v_keywords THEN
@@ -157,9 +160,10 @@ BEGIN
         SELECT json_build_object(
             'values', coalesce(json_agg(json_build_object('value', t.name, 'chunks', t.n)
                                         ORDER BY t.n DESC, t.name), '[]'),
-            'distinct', cardinality(v_names), 'exact', v_exact)
-        FROM (SELECT name, n FROM unnest(v_names, v_counts) AS u(name, n)
-              ORDER BY n DESC, name LIMIT p_limit) t);
+            'distinct', cardinality(ARRAY(SELECT DISTINCT unnest(v_names))),
+            'exact', v_exact)
+        FROM (SELECT name, sum(n)::bigint AS n FROM unnest(v_names, v_counts) AS u(name, n)
+              GROUP BY name ORDER BY n DESC, name LIMIT p_limit) t);
 END
 $$;
 

@@ -16,9 +16,10 @@
 -- scoring reads nothing else.
 
 -- The query side: its terms the collection holds, their weights idf_t / sum idf, and
--- the collection's average chunk length.
+-- the collection's average chunk length; over several collections (the parts of a split
+-- one), their sums, so that a part scores its chunks as the whole collection would.
 CREATE FUNCTION api.lex_query(
-    p_collection integer, p_query text,
+    p_collections integer[], p_query text,
     OUT terms text[], OUT weights float8[], OUT avg_len float8
 )
 LANGUAGE plpgsql STABLE
@@ -26,23 +27,28 @@ AS $$
 DECLARE
     v_docs bigint;
     v_tokens bigint;
+    v_terms text[] := ARRAY(SELECT DISTINCT term FROM rag.chunk_terms('', coalesce(p_query, '')));
     v_idf float8[];
 BEGIN
-    SELECT chunks, tokens INTO v_docs, v_tokens FROM rag.collection_counts
-    WHERE collection_id = p_collection;
-    avg_len := greatest(coalesce(v_tokens, 0)::float8 / greatest(coalesce(v_docs, 0), 1), 1);
-    SELECT coalesce(array_agg(q.term ORDER BY q.term), '{}'),
-           coalesce(array_agg(ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY q.term), '{}')
+    SELECT coalesce(sum(chunks), 0), coalesce(sum(tokens), 0) INTO v_docs, v_tokens
+    FROM rag.collection_counts WHERE collection_id = ANY (p_collections);
+    avg_len := greatest(v_tokens::float8 / greatest(v_docs, 1), 1);
+    -- (the document frequencies summed first, then the query's terms ordered: on Citus the
+    -- sum runs on the workers holding the collections)
+    SELECT coalesce(array_agg(t.term ORDER BY t.term), '{}'),
+           coalesce(array_agg(ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.term), '{}')
     INTO terms, v_idf
-    FROM (SELECT DISTINCT term FROM rag.chunk_terms('', coalesce(p_query, ''))) q
-    JOIN rag.lex_terms t ON t.term = q.term AND t.collection_id = p_collection AND t.df > 0;
+    FROM (SELECT l.term, sum(l.df) AS df FROM rag.lex_terms l
+          WHERE l.collection_id = ANY (p_collections) AND l.term = ANY (v_terms) AND l.df > 0
+          GROUP BY l.term) t;
     weights := ARRAY(SELECT i / sum(i) OVER () FROM unnest(v_idf) WITH ORDINALITY u(i, n)
                      ORDER BY n);
 END
 $$;
 
 -- The plan with its query's terms, their weights and the collection's average chunk
--- length (no terms when keywords do not count).
+-- length (no terms when keywords do not count). Terms the caller gave are kept: a split
+-- collection's, read over all its parts (app/search/parts.py).
 CREATE FUNCTION api.with_keywords(p api.search_plan)
 RETURNS api.search_plan
 LANGUAGE plpgsql STABLE
@@ -50,11 +56,14 @@ AS $$
 DECLARE
     v_lex record;
 BEGIN
+    IF p.lex_terms IS NOT NULL THEN
+        RETURN p;
+    END IF;
     p.lex_terms := '{}';
     p.lex_weights := '{}';
     p.lex_avg_len := 1;
     IF p.w_lex > 0 THEN
-        v_lex := api.lex_query(p.collection_id, p.query);
+        v_lex := api.lex_query(ARRAY[p.collection_id], p.query);
         p.lex_terms := v_lex.terms;
         p.lex_weights := v_lex.weights;
         p.lex_avg_len := v_lex.avg_len;

@@ -229,20 +229,26 @@ END
 $$;
 
 -- Spaces with their vector counts in one collection, in registry order.
-CREATE FUNCTION api.space_stats(p_collection_id integer)
+CREATE FUNCTION api.space_stats(p_collection_ids integer[])
 RETURNS TABLE (name text, dims integer, model text, description text, vectors bigint)
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     v_space rag.spaces;
+    v_count bigint;
+    v_collection integer;
 BEGIN
     FOR v_space IN SELECT * FROM rag.spaces ORDER BY id LOOP
         name := v_space.name;
         dims := v_space.dims;
         model := v_space.model;
         description := v_space.description;
-        EXECUTE format('SELECT count(DISTINCT chunk_pk) FROM rag.%I',
-                       api.vector_partition(v_space.id, p_collection_id)) INTO vectors;
+        vectors := 0;
+        FOREACH v_collection IN ARRAY p_collection_ids LOOP
+            EXECUTE format('SELECT count(DISTINCT chunk_pk) FROM rag.%I',
+                           api.vector_partition(v_space.id, v_collection)) INTO v_count;
+            vectors := vectors + v_count;
+        END LOOP;
         RETURN NEXT;
     END LOOP;
 END

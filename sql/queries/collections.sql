@@ -1,29 +1,37 @@
 -- name: collection_id
-SELECT id FROM rag.collections WHERE name = %s;
+SELECT id, api.collection_parts(id) FROM rag.collections WHERE name = %s AND part_of IS NULL;
 
 -- name: lock_collection
 -- The first statement of every write to a collection's chunks: the bookkeeping triggers
 -- (counts, keyword statistics) lock this row too, and a writer that took other row locks
 -- first could deadlock with one holding it. Writers of one collection queue here.
-SELECT id FROM rag.collections WHERE name = %s FOR UPDATE;
+SELECT id, api.collection_parts(id) FROM rag.collections
+WHERE name = %s AND part_of IS NULL FOR UPDATE;
 
 -- name: create_collection
-SELECT name, description, created_at FROM api.create_collection(%(name)s, %(description)s);
+SELECT name, description, created_at, parts
+FROM api.create_collection(%(name)s, %(description)s, %(parts)s);
 
 -- name: drop_collection
 SELECT api.drop_collection(%s) AS chunks;
 
 -- name: collection_stats
-SELECT name, description, created_at, documents, chunks FROM api.collection_stats(%s);
+SELECT name, description, created_at, parts, documents, chunks FROM api.collection_stats(%s);
 
 -- name: collection_tags
-SELECT t.tag, t.chunks
-FROM rag.tag_counts t JOIN rag.collections c ON c.id = t.collection_id
-WHERE c.name = %s AND t.chunks > 0
-ORDER BY t.chunks DESC, t.tag LIMIT %s;
+-- (a split collection's summed over its parts)
+SELECT t.tag, sum(t.chunks)::bigint AS chunks
+FROM rag.tag_counts t
+WHERE t.collection_id = ANY (SELECT unnest(id || api.collection_parts(id)) FROM rag.collections
+                             WHERE name = %s AND part_of IS NULL)
+  AND t.chunks > 0
+GROUP BY t.tag
+ORDER BY 2 DESC, t.tag LIMIT %s;
 
 -- name: refresh_statistics
 -- ANALYZE the collection's partitions if writes moved its chunk count enough (see
--- sql/functions/statistics.sql); no row when the collection is gone.
+-- sql/functions/statistics.sql), each part of a split one; no row when the collection is
+-- gone.
 SELECT api.refresh_statistics(id, %(min_change)s, %(ratio)s) AS analyzed
-FROM rag.collections WHERE name = %(name)s;
+FROM rag.collections
+WHERE name = %(name)s OR part_of = (SELECT id FROM rag.collections WHERE name = %(name)s);

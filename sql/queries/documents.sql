@@ -1,7 +1,8 @@
 -- name: chunk_owner_conflicts
--- A chunk_id of the batch that is stored under a document outside the batch.
+-- A chunk_id of the batch that is stored under a document outside the batch (in the
+-- collection, or any part of a split one).
 SELECT chunk_id, doc_id FROM rag.chunks
-WHERE collection_id = %(collection)s AND chunk_id = ANY(%(chunk_ids)s::text[])
+WHERE collection_id = ANY(%(collections)s::integer[]) AND chunk_id = ANY(%(chunk_ids)s::text[])
   AND doc_id <> ALL(%(doc_ids)s::text[])
 LIMIT 1;
 
@@ -43,8 +44,8 @@ COPY {table} (collection_id, chunk_pk, {columns}) FROM STDIN (FORMAT BINARY);
 -- name: get_document
 SELECT d.id, d.collection_id, d.doc_id, d.src, d.title, d.category, d.metadata, d.tags,
        d.content_type, d.created_at, d.updated_at
-FROM rag.documents d JOIN rag.collections c ON c.id = d.collection_id
-WHERE d.doc_id = %(doc_id)s AND c.name = %(collection)s;
+FROM rag.documents d
+WHERE d.doc_id = %(doc_id)s AND d.collection_id = %(collection)s;
 
 -- name: document_chunks
 SELECT c.chunk_id, c.ordinal, c.chunk, c.created_at, c.volume, c.confidence, c.scale,
@@ -83,4 +84,4 @@ ON CONFLICT (embedder, text_hash) DO NOTHING;
 SELECT d.doc_id FROM rag.documents d
 JOIN unnest(%(doc_ids)s::text[], %(hashes)s::text[]) AS f(doc_id, hash)
   ON f.doc_id = d.doc_id AND d.content_hash = decode(f.hash, 'hex')
-WHERE d.collection_id = %(collection)s;
+WHERE d.collection_id = ANY(%(collections)s::integer[]);

@@ -18,5 +18,7 @@ FROM rag.goals g JOIN rag.spaces s ON s.id = g.space_id
 GROUP BY g.name ORDER BY g.name;
 
 -- name: goal_alignment
-SELECT chunk_id, alignment
-FROM api.goal_alignment(%(goal)s, %(space)s, %(chunk_ids)s, api.collection_id(%(collection)s));
+-- (in the collection, or every part of a split one)
+SELECT g.chunk_id, g.alignment
+FROM unnest(api.collection_ids(%(collection)s)) AS c(id),
+     api.goal_alignment(%(goal)s, %(space)s, %(chunk_ids)s, c.id) AS g;

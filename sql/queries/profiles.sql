@@ -53,10 +53,11 @@ SELECT name, 1, %(w_rec)s, %(w_sig)s, %(w_lex)s,
 FROM created;
 
 -- name: search_context
--- Everything a search needs besides its vectors: its collection's id, the default
--- profile, the requested one (if any), and the registered spaces in registry order.
+-- Everything a search needs besides its vectors: its collection's id (and parts, when
+-- split), the default profile, the requested one (if any), and the registered spaces in
+-- registry order.
 SELECT
-    (SELECT id FROM rag.collections WHERE name = %(collection)s) AS collection_id,
+    c.id AS collection_id, api.collection_parts(c.id) AS parts,
     (SELECT jsonb_agg(jsonb_build_object(
                 'name', p.name, 'version', p.version, 'builtin', p.builtin,
                 'w_cos', v.w_cos, 'w_rec', v.w_rec, 'w_sig', v.w_sig, 'w_lex', v.w_lex,
@@ -68,7 +69,9 @@ SELECT
                                          'embedder', embedder, 'kind', kind, 'metric', metric,
                                          'max_tokens', max_tokens)
                       ORDER BY id)
-     FROM rag.spaces) AS spaces;
+     FROM rag.spaces) AS spaces
+FROM (SELECT NULL) AS one
+LEFT JOIN rag.collections c ON c.name = %(collection)s AND c.part_of IS NULL;
 
 -- name: profile_names
 SELECT name FROM rag.profiles ORDER BY name;

@@ -5,6 +5,15 @@ SELECT api.topk(%(collection_id)s, %(plan)b);
 SELECT api.explain(%(collection_id)s, %(plan)b, %(chunk_id)s::text,
                    %(labels)s::text[], %(paths)s::text[]::jsonpath[]);
 
+-- name: outranking
+SELECT api.outranking(%(collection_id)s, %(plan)b, %(score)s::float8, %(chunk_id)s::text);
+
+-- name: chunk_part
+-- Which of a split collection's parts holds a chunk.
+SELECT collection_id FROM rag.chunks
+WHERE chunk_id = %(chunk_id)s AND collection_id = ANY(%(collections)s::integer[])
+LIMIT 1;
+
 -- name: space_topk
 SELECT api.space_topk(%(collection_id)s, %(plan)b, %(min_similarity)s::float8);
 
@@ -13,9 +22,18 @@ SELECT chunk_id, embedding FROM api.chunk_vectors(%(space)s, %(chunk_ids)s, %(co
 
 -- name: term_counts
 -- How many of a collection's vectors in a sparse space hold each of these terms, and how
--- many vectors it has there.
-SELECT coalesce((SELECT vectors FROM rag.sparse_totals
-                 WHERE space_id = %(space)s AND collection_id = %(collection)s), 0) AS vectors,
-       coalesce((SELECT jsonb_object_agg(term, vectors) FROM rag.sparse_terms
-                 WHERE space_id = %(space)s AND collection_id = %(collection)s
-                   AND term = ANY(%(terms)s::integer[])), '{}') AS holding;
+-- many vectors it has there (summed over the parts of a split collection).
+SELECT coalesce((SELECT sum(vectors) FROM rag.sparse_totals
+                 WHERE space_id = %(space)s
+                   AND collection_id = ANY(%(collections)s::integer[])), 0)::bigint AS vectors,
+       coalesce((SELECT jsonb_object_agg(term, vectors)
+                 FROM (SELECT term, sum(vectors)::bigint AS vectors FROM rag.sparse_terms
+                       WHERE space_id = %(space)s
+                         AND collection_id = ANY(%(collections)s::integer[])
+                         AND term = ANY(%(terms)s::integer[])
+                       GROUP BY term) t), '{}') AS holding;
+
+-- name: keywords
+-- The query's terms, their weights and the average chunk length over several collections
+-- (the parts of a split collection).
+SELECT terms, weights, avg_len FROM api.lex_query(%(collections)s::integer[], %(query)s);

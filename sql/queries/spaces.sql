@@ -19,16 +19,18 @@ SELECT api.drop_space(%s);
 
 -- name: space_stats
 SELECT name, dims, model, description, vectors
-FROM api.space_stats(api.collection_id(%s));
+FROM api.space_stats(api.collection_ids(%s));
 
 -- name: space_vector_count
--- Per space, the index target in one collection and about how many vectors it holds.
+-- Per space, the index targets in one collection (each part of a split one) and about
+-- how many vectors each holds.
 SELECT s.id, s.name, c.id, c.name, greatest(p.reltuples, 0)::bigint
 FROM rag.spaces s
 CROSS JOIN rag.collections c
 JOIN pg_class p ON p.oid = format('rag.%%I', api.vector_partition(s.id, c.id))::regclass
-WHERE c.name = %s
-ORDER BY s.id;
+WHERE c.parts = 1
+  AND (c.name = %(name)s OR c.part_of = (SELECT id FROM rag.collections WHERE name = %(name)s))
+ORDER BY s.id, c.id;
 
 -- name: drop_space_index
 SELECT api.drop_space_index(%s, %s);
