@@ -23,6 +23,8 @@ from app.db.sqlfiles import queries
 from app.ingest.models import DocumentIn
 from app.ingest.prepare import IngestRules, prepare_document
 from app.ingest.store import load_spaces, store_documents
+from app.parts import find_collection
+from app.resources.collections import DEFAULT_COLLECTION
 from app.resources.spaces import SpaceIn, register_space
 from app.settings import Settings
 
@@ -80,9 +82,10 @@ async def _demo_space(conn: AsyncConnection, settings: Settings) -> str:
 async def load_demo(conn: AsyncConnection, settings: Settings) -> int:
     """Store the demo corpus unless it is there already; the number of chunks stored."""
     raw_docs = demo_documents()
+    first = raw_docs[0]["doc_id"]
+    holding = (await find_collection(conn, DEFAULT_COLLECTION)).holding(first)
     cursor = await conn.execute(
-        queries("documents").get_document,
-        {"doc_id": raw_docs[0]["doc_id"], "collection": "default"},
+        queries("documents").get_document, {"doc_id": first, "collection": holding}
     )
     if await cursor.fetchone():
         log.info("demo corpus already loaded")

@@ -717,6 +717,11 @@ export interface components {
             documents: number;
             /** Name */
             name: string;
+            /**
+             * Parts
+             * @description 1 for a collection stored whole (on one worker of a cluster); more for one split into that many parts, each on its own worker where there are enough
+             */
+            parts: number;
         };
         /** CollectionCreated */
         CollectionCreated: {
@@ -739,6 +744,11 @@ export interface components {
             documents: number;
             /** Name */
             name: string;
+            /**
+             * Parts
+             * @description 1 for a collection stored whole (on one worker of a cluster); more for one split into that many parts, each on its own worker where there are enough
+             */
+            parts: number;
             /** Top Tags */
             top_tags: components["schemas"]["TagCount"][];
         };
@@ -757,6 +767,12 @@ export interface components {
              * @description Lower-case letters, digits, _ and -, starting with a letter or digit (max 63).
              */
             name: string;
+            /**
+             * Parts
+             * @description Store the collection split into this many parts (default 1: whole). On a Citus cluster each part goes to another worker while there are workers to spare, so one collection can outgrow one machine; a search asks every part and merges their best rows, with the same rows and scores as a whole collection. Fixed at creation.
+             * @default 1
+             */
+            parts?: number;
         };
         /** CollectionResponse */
         CollectionResponse: {

@@ -192,6 +192,10 @@ class Collection(ResponseModel):
     name: str
     description: str
     created_at: str
+    parts: int = Field(
+        description="1 for a collection stored whole (on one worker of a cluster); more for one "
+        "split into that many parts, each on its own worker where there are enough",
+    )
     documents: int
     chunks: int
 
@@ -210,6 +214,10 @@ class CollectionDetail(ResponseModel):
     name: str
     description: str
     created_at: str
+    parts: int = Field(
+        description="1 for a collection stored whole (on one worker of a cluster); more for one "
+        "split into that many parts, each on its own worker where there are enough",
+    )
     documents: int
     chunks: int
     top_tags: list[TagCount]
@@ -223,6 +231,14 @@ class CollectionIn(RequestModel):
         "63).",
     )
     description: str = ""
+    parts: int = Field(
+        default=1,
+        description="Store the collection split into this many parts (default 1: whole). On a "
+        "Citus cluster each part goes to another worker while there are workers to "
+        "spare, so one collection can outgrow one machine; a search asks every part "
+        "and merges their best rows, with the same rows and scores as a whole "
+        "collection. Fixed at creation.",
+    )
 
 
 class CollectionInFields(TypedDict, total=False):
@@ -230,6 +246,7 @@ class CollectionInFields(TypedDict, total=False):
 
     name: str
     description: str
+    parts: int
 
 
 class CollectionResponse(ResponseModel):
