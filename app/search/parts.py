@@ -102,7 +102,7 @@ async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     if plan.fusion == "rrf":
         raise BadRequest(RRF_REFUSED, field="fusion")
     keywords = await part_keywords(conn, plan)
-    rankings = [await store.rank(conn, plan.for_part(part, keywords)) for part in plan.parts]
+    rankings = await store.rank_parts(conn, plan.for_part(plan.parts[0], keywords), plan.parts)
     return Ranking(rows=merged_rows(plan, rankings), meta=merged_meta([r.meta for r in rankings]))
 
 

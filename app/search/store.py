@@ -66,6 +66,18 @@ async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     return Ranking(rows=result["rows"], meta=result["meta"])
 
 
+async def rank_parts(
+    conn: AsyncConnection, plan: SearchPlan, parts: tuple[int, ...]
+) -> list[Ranking]:
+    """One ranking per part of a split collection, from one statement (the plan's own
+    collection aside: each part's is set in SQL)."""
+    cursor = await conn.execute(
+        queries("search").topk_parts, {"plan": plan.sql(), "parts": list(parts)}, prepare=True
+    )
+    found = {part: result for part, result in await cursor.fetchall()}
+    return [Ranking(rows=found[p]["rows"], meta=found[p]["meta"]) for p in parts]
+
+
 async def explain_detail(
     conn: AsyncConnection, plan: SearchPlan, chunk_id: str, conditions: list[Condition]
 ) -> dict[str, Any]:

@@ -164,6 +164,8 @@ AS $$
 DECLARE
     v_collection rag.collections;
     v_chunks bigint;
+    v_parts integer[];
+    v_ids integer[];
     v_part integer;
 BEGIN
     SELECT * INTO v_collection FROM rag.collections
@@ -176,10 +178,12 @@ BEGIN
         PERFORM api.raise_conflict('the default collection cannot be deleted',
                                        jsonb_build_object('collection', p_name));
     END IF;
-    v_chunks := (SELECT sum(n.chunks) FROM rag.collection_counts n
-                 WHERE n.collection_id = ANY (v_collection.id
-                                              || api.collection_parts(v_collection.id)));
-    FOR v_part IN SELECT unnest(api.collection_parts(v_collection.id)) LOOP
+    -- (ids first: on Citus no function call may sit in a query of distributed tables)
+    v_parts := api.collection_parts(v_collection.id);
+    v_ids := v_collection.id || v_parts;
+    SELECT sum(n.chunks) INTO v_chunks FROM rag.collection_counts n
+    WHERE n.collection_id = ANY (v_ids);
+    FOREACH v_part IN ARRAY v_parts LOOP
         PERFORM api.drop_collection_storage(v_part);
         DELETE FROM rag.collections WHERE id = v_part;
     END LOOP;
@@ -246,5 +250,21 @@ BEGIN
     WHERE c.part_of IS NULL AND c.id = ANY (v_ids)
     GROUP BY c.id
     ORDER BY c.id;
+END
+$$;
+
+-- A collection's most used tags (a split collection's summed over its parts).
+CREATE FUNCTION api.collection_tags(p_name text, p_limit integer)
+RETURNS TABLE (tag text, chunks bigint)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_ids integer[] := api.collection_ids(p_name);
+BEGIN
+    RETURN QUERY
+    SELECT t.tag, sum(t.chunks)::bigint FROM rag.tag_counts t
+    WHERE t.collection_id = ANY (v_ids) AND t.chunks > 0
+    GROUP BY t.tag
+    ORDER BY 2 DESC, t.tag LIMIT p_limit;
 END
 $$;

@@ -19,14 +19,7 @@ SELECT api.drop_collection(%s) AS chunks;
 SELECT name, description, created_at, parts, documents, chunks FROM api.collection_stats(%s);
 
 -- name: collection_tags
--- (a split collection's summed over its parts)
-SELECT t.tag, sum(t.chunks)::bigint AS chunks
-FROM rag.tag_counts t
-WHERE t.collection_id = ANY (SELECT unnest(id || api.collection_parts(id)) FROM rag.collections
-                             WHERE name = %s AND part_of IS NULL)
-  AND t.chunks > 0
-GROUP BY t.tag
-ORDER BY 2 DESC, t.tag LIMIT %s;
+SELECT tag, chunks FROM api.collection_tags(%s, %s);
 
 -- name: refresh_statistics
 -- ANALYZE the collection's partitions if writes moved its chunk count enough (see

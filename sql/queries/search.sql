@@ -1,6 +1,12 @@
 -- name: topk
 SELECT api.topk(%(collection_id)s, %(plan)b);
 
+-- name: topk_parts
+-- Every part of a split collection ranked, in one statement (see api.topk_part).
+SELECT n.collection_id, api.topk_part(n.collection_id, %(plan)b)
+FROM rag.collection_counts n
+WHERE n.collection_id = ANY(%(parts)s::integer[]);
+
 -- name: explain
 SELECT api.explain(%(collection_id)s, %(plan)b, %(chunk_id)s::text,
                    %(labels)s::text[], %(paths)s::text[]::jsonpath[]);

@@ -189,3 +189,20 @@ def test_the_parts_are_on_different_workers(cluster, clustered):
             "JOIN pg_dist_node n ON n.groupid = p.groupid WHERE c.name LIKE 'split.%'"
         ).fetchall()
     assert len(workers) == PARTS and len({port for (port,) in workers}) == 2
+
+
+def test_a_split_collection_on_the_cluster_is_listed_and_deleted(single, clustered):
+    for client in (single, clustered):
+        detail = client.get("/api/rag/collections/split")
+        assert detail.status_code == 200, detail.text
+    details = [
+        {k: v for k, v in c.get("/api/rag/collections/split").json()["collection"].items()
+         if k != "created_at"}
+        for c in (single, clustered)
+    ]  # fmt: skip
+    assert details[0] == details[1]
+    create(clustered, "brief", 2)
+    store(clustered, "brief", corpus(5, "br", 6, 2))
+    gone = clustered.delete("/api/rag/collections/brief")
+    assert gone.status_code == 200 and gone.json()["deleted_chunks"] == 12
+    assert clustered.get("/api/rag/collections/brief").status_code == 404
