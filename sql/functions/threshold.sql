@@ -32,6 +32,11 @@
 -- hnsw.max_scan_tuples (the walk gave up before finding D chunks that pass the filter);
 -- in a smaller one, the walk visited every vector.
 --
+-- Each round is described in "rounds": its depth, theta, sigma, the region's boxes and
+-- chunks, the chunks scored so far, ms since the search began, and the ms of its phases:
+-- walk_ms (the semantic streams), score_ms (what they brought, and theta), region_ms (the
+-- region read, and scored where it is read); the first round also seeds_ms.
+--
 -- The result is exact given the index's order: the bound trusts that HNSW returned every
 -- chunk nearer than the farthest it returned, which it does not always do. The spaces
 -- whose index order was trusted are returned in "approximate"; with none (no semantic
@@ -47,6 +52,8 @@ LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     v_clock timestamptz := clock_timestamp();
+    v_phase timestamptz;  -- when this round's phase began
+    v_phases jsonb;  -- this round's ms per phase
     v_semantic boolean := p.w_cos > 0 OR p.min_similarity IS NOT NULL;
     v_single integer := api.single_space(p);
     v_spaces integer := cardinality(p.space_ids);
@@ -87,8 +94,10 @@ BEGIN
     approximate := '{}';
     closed := false;
     v_new := api.seed_ids(p) || p_lex_ids;
+    v_phases := jsonb_build_object('seeds_ms', api.elapsed_ms(v_clock));
     <<deepening>>
     LOOP
+        v_phase := clock_timestamp();
         -- 1. the semantic streams at this depth
         v_bounds := array_fill(NULL::float8, ARRAY[v_spaces]);
         v_known_spaces := '{}';
@@ -124,6 +133,8 @@ BEGIN
                 approximate := approximate || p.space_names[i];
             END IF;
         END LOOP;
+        v_phases := v_phases || jsonb_build_object('walk_ms', api.elapsed_ms(v_phase));
+        v_phase := clock_timestamp();
         -- 2-3. score what is new; theta
         IF cardinality(v_new) > 0 THEN
             v_new := ARRAY(SELECT u.id FROM unnest(v_new) AS u(id) WHERE u.id IS NOT NULL
@@ -138,6 +149,8 @@ BEGIN
         v_best := api.best_positions(p, v_scores, v_chunk_ids, v_sources, p.k);
         v_theta := CASE WHEN cardinality(v_best) >= p.k THEN v_scores[v_best[p.k]] END;
         v_theta := greatest(v_theta, p.min_score);
+        v_phases := v_phases || jsonb_build_object('score_ms', api.elapsed_ms(v_phase));
+        v_phase := clock_timestamp();
         -- 4. the region that could still reach theta
         v_sigma := coalesce(v_theta, '-Infinity')
                    - p.w_cos * api.sem_bound(p, CASE WHEN v_semantic THEN v_bounds END) - 1e-9;
@@ -162,10 +175,12 @@ BEGIN
             v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
             v_region_size := cardinality(v_region);
         END IF;
-        rounds := rounds || jsonb_build_object(
+        rounds := rounds || (jsonb_build_object(
             'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
             'region', v_region_size, 'scored', cardinality(v_ids),
-            'ms', round((extract(epoch FROM clock_timestamp() - v_clock) * 1000)::numeric, 3));
+            'ms', api.elapsed_ms(v_clock), 'region_ms', api.elapsed_ms(v_phase))
+            || v_phases);
+        v_phases := '{}';
         IF v_region_size <= v_budget THEN
             -- 5. score the region; the best of everything scored
             IF v_scored_where_read THEN
