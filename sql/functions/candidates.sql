@@ -62,7 +62,16 @@ LANGUAGE plpgsql STABLE
 SET enable_seqscan = off SET enable_bitmapscan = off
 AS $$
 DECLARE
-    v_filter api.search_filter := p.filter;  -- a parameter of its own: read once per row
+    -- the plan's fields each a parameter of its own: a field of the plan read per row
+    -- costs a look-up in the whole plan each time
+    v_filter api.search_filter := p.filter;
+    v_filtered boolean := p.filtered;
+    v_collection integer := p.collection_id;
+    v_w_rec float8 := p.w_rec;
+    v_w_sig float8 := p.w_sig;
+    v_rec_function text := p.rec_function;
+    v_rec_scale float8 := p.rec_scale;
+    v_now float8 := p.now_epoch;
 BEGIN
     ids := '{}';
     created := '{}';
@@ -77,14 +86,15 @@ BEGIN
           FROM unnest(p_boxes) AS b(box)
           CROSS JOIN LATERAL (
               SELECT c.id, c.created_at, c.signal FROM rag.chunks c
-              WHERE c.collection_id = p.collection_id
+              WHERE c.collection_id = v_collection
                 AND point(rag.epoch_days(c.created_at), c.signal) <@ b.box) r
-          WHERE api.static_score(p, r.created_at, r.signal) >= p_sigma
+          WHERE api.static_terms(v_w_rec, v_w_sig, v_rec_function, v_rec_scale, v_now,
+                                 r.created_at, r.signal) >= p_sigma
             -- the box read stays index-only; a filter looks each chunk up by its key
-            AND (NOT p.filtered
+            AND (NOT v_filtered
                  OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d WHERE d.id = c.document_id AND d.collection_id = c.collection_id))
                      FROM rag.chunks c
-                     WHERE c.id = r.id AND c.collection_id = p.collection_id))
+                     WHERE c.id = r.id AND c.collection_id = v_collection))
           LIMIT p_limit) r;
 END
 $$;

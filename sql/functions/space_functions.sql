@@ -256,6 +256,15 @@ DECLARE
     v_ids bigint[];
     v_created timestamptz[];
     v_signals real[];
+    -- the plan's fields read per row, each a parameter of its own (as in region_chunks)
+    v_collection integer := p.collection_id;
+    v_w_cos float8 := p.w_cos;
+    v_w_lex float8 := p.w_lex;
+    v_w_rec float8 := p.w_rec;
+    v_w_sig float8 := p.w_sig;
+    v_rec_function text := p.rec_function;
+    v_rec_scale float8 := p.rec_scale;
+    v_now float8 := p.now_epoch;
 BEGIN
     ids := '{}';
     sims := '{}';
@@ -274,10 +283,12 @@ BEGIN
           LEFT JOIN (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim
                      FROM {table} v
                      WHERE v.chunk_pk = ANY (v_ids)
-                       AND v.collection_id = p.collection_id) v ON v.chunk_pk = r.id
+                       AND v.collection_id = v_collection) v ON v.chunk_pk = r.id
           OFFSET 0) x
     LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = x.id
-    WHERE api.score(p, v_w * coalesce(x.sim, 0), lx.lex, x.created_at, x.signal) >= p_theta;
+    WHERE api.score_terms(v_w_cos, v_w_lex, v_w_rec, v_w_sig, v_rec_function, v_rec_scale,
+                          v_now, v_w * coalesce(x.sim, 0), lx.lex, x.created_at, x.signal)
+          >= p_theta;
 END
 $body$),
 ('score', 'dense',
