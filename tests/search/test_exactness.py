@@ -282,6 +282,25 @@ def test_a_search_leaves_no_walk_open_in_the_transaction(corpus, conn):
     assert walks == 0
 
 
+def test_each_round_gives_the_time_of_its_phases(corpus, conn):
+    # seeds (first round), walk, score and region: within the time since the search
+    # began, which each round gives
+    rng = np.random.default_rng(26)
+    query = {"prose": _queries(rng, 1)[0]["prose"]}
+    deeper = {"ef_search": 20, "region_budget": 0, "region_ratio": 1}
+    result = topk(conn, "threshold", query, {"prose": 1.0}, (0.5, 0.3, 0.2), 10, options=deeper)
+    rounds = result["meta"]["rounds"]
+    assert len(rounds) > 1
+    phases = ["walk_ms", "score_ms", "region_ms"]
+    assert "seeds_ms" in rounds[0] and all("seeds_ms" not in r for r in rounds[1:])
+    spent, counted = 0.0, 0
+    for r in rounds:
+        timed = [r[name] for name in [*phases, "seeds_ms"] if name in r]
+        spent, counted = spent + sum(timed), counted + len(timed)
+        assert all(r[name] >= 0 for name in phases), r
+        assert spent <= r["ms"] + 0.001 * counted, rounds  # each rounded to the µs
+
+
 def test_exact_option_forces_the_scan(corpus, conn):
     rng = np.random.default_rng(23)
     query = {"prose": _queries(rng, 1)[0]["prose"]}
