@@ -9,76 +9,23 @@ collection's capped top n are either in that top n or displaced there by as many
 their source from other parts, above it too: the row is within its part's capped top n.
 The merge applies the cap again over all parts. Scores are the whole collection's: a
 chunk's score reads only its own values and the collection's keyword statistics.
-
-Reciprocal rank fusion ranks each component over the whole collection, which a part does
-not see: a split collection refuses ``fusion: rrf``.
+Reciprocal rank fusion ranks over the whole collection: app/search/parts_rrf.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
-from app.errors import BadRequest, NotFound
+from app.errors import NotFound
 from app.search import store
+from app.search.merge import capped, in_order, merged_meta
 from app.search.metadata import Condition
+from app.search.parts_rrf import rank_rrf
 from app.search.plan import Keywords, SearchPlan
 from app.search.store import RankedRow, Ranking
-
-RRF_REFUSED = (
-    "fusion: rrf is not available for a split collection (reciprocal rank fusion ranks each "
-    "component over the whole collection, which no part holds); use fusion weighted"
-)
-
-
-def source_key(row: RankedRow) -> str:
-    """api.source_key: a chunk's source, or its document when it has none."""
-    return row.get("src") or row.get("doc_id") or ""
-
-
-def merged_rows(plan: SearchPlan, rankings: Iterable[Ranking]) -> list[RankedRow]:
-    """The parts' rows in score order (ties by chunk_id), each source capped again, from
-    the plan's first row to its last."""
-    rows = sorted((row for r in rankings for row in r.rows),
-                  key=lambda row: (-row["score"], row["chunk_id"]))  # fmt: skip
-    if plan.max_per_source > 0:
-        taken: dict[str, int] = {}
-        kept = []
-        for row in rows:
-            key = source_key(row)
-            if taken.get(key, 0) < plan.max_per_source:
-                taken[key] = taken.get(key, 0) + 1
-                kept.append(row)
-        rows = kept
-    return rows[plan.rows_from : plan.depth]
-
-
-def merged_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
-    """What happened, over the parts: the strategy when they agree, exact when each was,
-    counts summed, each part's own account under ``parts``."""
-    strategies = {m["strategy"] for m in metas}
-    timings: dict[str, float] = {}
-    for meta in metas:
-        for stage, ms in (meta.get("timings_ms") or {}).items():
-            timings[stage] = round(timings.get(stage, 0.0) + ms, 3)
-    matches = [m.get("keyword_matches") for m in metas]
-    return {
-        "strategy": strategies.pop() if len(strategies) == 1 else "by part",
-        "strategy_reason": f"split collection: {len(metas)} parts ranked and merged",
-        "exact": all(m["exact"] for m in metas),
-        "approximate_streams": sorted(
-            {s for m in metas for s in m.get("approximate_streams") or []}
-        ),
-        "fell_back": any(m["fell_back"] for m in metas),
-        "candidates_scanned": sum(m["candidates_scanned"] or 0 for m in metas),
-        "keyword_matches": None if matches[0] is None else sum(n or 0 for n in matches),
-        "search_time_ms": round(sum(m["search_time_ms"] for m in metas), 3),
-        "timings_ms": timings,
-        "parts": metas,
-    }
 
 
 async def part_keywords(conn: AsyncConnection, plan: SearchPlan) -> Keywords | None:
@@ -99,11 +46,17 @@ async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     the rows merged."""
     if not plan.parts:
         return await store.rank(conn, plan)
+    whole = plan.for_part(plan.parts[0], await part_keywords(conn, plan))
     if plan.fusion == "rrf":
-        raise BadRequest(RRF_REFUSED, field="fusion")
-    keywords = await part_keywords(conn, plan)
-    rankings = await store.rank_parts(conn, plan.for_part(plan.parts[0], keywords), plan.parts)
-    return Ranking(rows=merged_rows(plan, rankings), meta=merged_meta([r.meta for r in rankings]))
+        rankings = await rank_rrf(conn, whole, plan.parts)
+    else:
+        rankings = await store.rank_parts(conn, whole, plan.parts)
+    rows: list[RankedRow] = await in_order(
+        conn, (row for r in rankings for row in r.rows), lambda row: row["score"],
+        lambda row: row["chunk_id"],
+    )  # fmt: skip
+    kept = capped(rows, plan.max_per_source)[plan.rows_from : plan.depth]
+    return Ranking(rows=kept, meta=merged_meta([r.meta for r in rankings]))
 
 
 async def explain_detail(
@@ -141,8 +94,10 @@ async def space_topk(
         return await store.space_topk(conn, plan, min_similarity)
     found = [await store.space_topk(conn, plan.for_part(part, None), min_similarity)
              for part in plan.parts]  # fmt: skip
-    rows = sorted((row for result in found for row in result["rows"]),
-                  key=lambda row: (-row["similarity"], row["chunk_id"]))  # fmt: skip
+    rows = await in_order(
+        conn, (row for result in found for row in result["rows"]),
+        lambda row: row["similarity"], lambda row: row["chunk_id"],
+    )  # fmt: skip
     metas = [result["meta"] for result in found]
     strategies = {m["strategy"] for m in metas}
     return {

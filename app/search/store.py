@@ -66,16 +66,22 @@ async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     return Ranking(rows=result["rows"], meta=result["meta"])
 
 
+async def by_part(
+    conn: AsyncConnection, statement: str, arguments: dict[str, Any], parts: tuple[int, ...]
+) -> list[Any]:
+    """A statement's answer for each part of a split collection, in the parts' order."""
+    cursor = await conn.execute(statement, {**arguments, "parts": list(parts)}, prepare=True)
+    found: dict[int, Any] = dict(await cursor.fetchall())
+    return [found[part] for part in parts]
+
+
 async def rank_parts(
     conn: AsyncConnection, plan: SearchPlan, parts: tuple[int, ...]
 ) -> list[Ranking]:
     """One ranking per part of a split collection, from one statement (the plan's own
     collection aside: each part's is set in SQL)."""
-    cursor = await conn.execute(
-        queries("search").topk_parts, {"plan": plan.sql(), "parts": list(parts)}, prepare=True
-    )
-    found = {part: result for part, result in await cursor.fetchall()}
-    return [Ranking(rows=found[p]["rows"], meta=found[p]["meta"]) for p in parts]
+    found = await by_part(conn, queries("search").topk_parts, {"plan": plan.sql()}, parts)
+    return [Ranking(rows=result["rows"], meta=result["meta"]) for result in found]
 
 
 async def explain_detail(

@@ -32,7 +32,8 @@
 CREATE FUNCTION api.routed_entries()
 RETURNS SETOF text
 LANGUAGE sql IMMUTABLE
-AS $$ VALUES ('topk'), ('explain'), ('space_topk'), ('outranking') $$;
+AS $$ VALUES ('topk'), ('explain'), ('space_topk'), ('outranking'), ('rrf_part_nearest'),
+          ('rrf_part_windows'), ('rrf_part_topk') $$;
 
 -- Whether the schema is distributed (rag.documents is a Citus table).
 CREATE FUNCTION api.distributed()

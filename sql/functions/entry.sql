@@ -143,21 +143,3 @@ BEGIN
     RETURN api.topk(p.collection_id, p);
 END
 $$;
-
--- One part of a split collection ranked under a plan made for the whole collection (its
--- keyword statistics over every part; app/search/parts.py). Called once per part in one
--- statement over the parts' rows of rag.collection_counts: on Citus that statement runs
--- on every worker holding a part at once, and each call ranks its part beside the data.
-CREATE FUNCTION api.topk_part(p_collection integer, p api.search_plan)
-RETURNS json
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    v_filter api.search_filter := p.filter;
-BEGIN
-    v_filter.collection_id := p_collection;
-    p.filter := v_filter;
-    p.collection_id := p_collection;
-    RETURN api.topk(p_collection, p);
-END
-$$;

@@ -31,23 +31,6 @@ BEGIN
 END
 $$;
 
--- How many chunks of a collection outrank a score p_score (of chunk p_chunk_id) under
--- plan p: the rank of a chunk of a split collection is 1 + those of its own part and
--- those of every other part (app/search/parts.py).
-CREATE FUNCTION api.outranking(
-    p_collection integer, p api.search_plan, p_score float8, p_chunk_id text
-) RETURNS bigint
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    v_lex record;
-BEGIN
-    p := api.with_keywords(p);
-    v_lex := api.lex_matches(p);
-    RETURN api.rank_of(p, v_lex.ids, v_lex.scores, p_score, p_chunk_id) - 1;
-END
-$$;
-
 -- Why a chunk is (not) in the results: the filters it fails (and of a metadata filter,
 -- which of its conditions, given one by one as labels and paths), its score and parts,
 -- and its rank, under plan p.

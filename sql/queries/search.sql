@@ -7,6 +7,27 @@ SELECT n.collection_id, api.topk_part(n.collection_id, %(plan)b)
 FROM rag.collection_counts n
 WHERE n.collection_id = ANY(%(parts)s::integer[]);
 
+-- name: rrf_part_nearest
+-- Each part's nearest chunks in each weighted space (see api.rrf_part_nearest).
+SELECT n.collection_id, api.rrf_part_nearest(n.collection_id, %(plan)b)
+FROM rag.collection_counts n
+WHERE n.collection_id = ANY(%(parts)s::integer[]);
+
+-- name: rrf_part_windows
+-- Each part's RRF windows (see api.rrf_part_windows).
+SELECT n.collection_id,
+       api.rrf_part_windows(n.collection_id, %(plan)b, %(candidates)s::bigint[])
+FROM rag.collection_counts n
+WHERE n.collection_id = ANY(%(parts)s::integer[]);
+
+-- name: rrf_part_topk
+-- Each part's fused top rows from the collection's RRF ranks.
+SELECT n.collection_id,
+       api.rrf_part_topk(n.collection_id, %(plan)b, %(components)s::text[],
+                         %(ids)s::bigint[], %(ranks)s::integer[])
+FROM rag.collection_counts n
+WHERE n.collection_id = ANY(%(parts)s::integer[]);
+
 -- name: explain
 SELECT api.explain(%(collection_id)s, %(plan)b, %(chunk_id)s::text,
                    %(labels)s::text[], %(paths)s::text[]::jsonpath[]);
@@ -43,3 +64,7 @@ SELECT coalesce((SELECT sum(vectors) FROM rag.sparse_totals
 -- The query's terms, their weights and the average chunk length over several collections
 -- (the parts of a split collection).
 SELECT terms, weights, avg_len FROM api.lex_query(%(collections)s::integer[], %(query)s);
+
+-- name: collation_order
+-- Chunk ids in the order the ranking breaks ties by.
+SELECT c FROM unnest(%(chunk_ids)s::text[]) AS c ORDER BY c;
