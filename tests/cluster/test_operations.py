@@ -1,5 +1,6 @@
-"""Operating a cluster under a running service: a worker stopped (its collections answer
-503 naming it, the others answer; restarted, nothing is lost; /readyz lists the workers)
+"""Operating a cluster under a running service: a worker stopped (its collections, and a
+split collection with a part on it, answer 503 naming it, the others answer; restarted,
+nothing is lost; /readyz lists the workers)
 and a worker added and the shards rebalanced while searches run (none fails, none changes
 its answer). On a cluster of this module's own."""
 
@@ -26,6 +27,7 @@ from .conftest import WORKERS, cluster_settings
 from .oracle import AUX, AUX_DIMS, corpus, differences, service_client, store, unit
 
 PREFIX = "ops"
+SPLIT = "ops-split"  # a part on each worker
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +58,12 @@ def loaded(own_cluster: LocalCluster) -> Iterator[tuple[httpx.Client, list[str]]
         )
         for seed, name in enumerate(names):
             store(client, name, corpus(seed, PREFIX, 6, 5))
-        assert len(set(workers_of(own_cluster).values())) == WORKERS
+        made = client.post("/api/rag/collections", json={"name": SPLIT, "parts": WORKERS})
+        assert made.status_code == 201, made.text
+        store(client, SPLIT, corpus(99, PREFIX, 12, 5))
+        placed = workers_of(own_cluster)
+        assert len(set(placed.values())) == WORKERS
+        assert {placed[f"{SPLIT}.{n}"] for n in range(1, WORKERS + 1)} == set(placed.values())
         yield client, names
 
 
@@ -76,6 +83,7 @@ def answers(client: httpx.Client, names: list[str]) -> dict[str, Any]:
 
 def test_a_stopped_worker_fails_its_collections_alone_and_loses_nothing(own_cluster, loaded):
     client, names = loaded
+    names = [*names, SPLIT]
     before = answers(client, names)
     ready = client.get("/readyz").json()
     workers = [d for d in ready["databases"] if d["role"] == "worker"]
@@ -87,11 +95,13 @@ def test_a_stopped_worker_fails_its_collections_alone_and_loses_nothing(own_clus
         at = f"127.0.0.1:{node.port}"
         for name in names:
             response = client.post("/api/rag/search", json=search_body(name))
-            if placed[name] == node.port:
+            if name == SPLIT or placed[name] == node.port:
                 assert response.status_code == 503, response.text
                 body = response.json()
                 assert body["unreachable"] == at and body["collection"] == name
                 assert at in body["error"] and response.headers["retry-after"]
+                if name == SPLIT:
+                    continue  # (a new document may go to the part that answers)
                 write = client.post(
                     "/api/rag/documents",
                     json={"collection": name, "doc_id": "late", "chunks": [{"chunk": "late"}]},
@@ -118,6 +128,7 @@ def test_a_stopped_worker_fails_its_collections_alone_and_loses_nothing(own_clus
 
 def test_adding_a_worker_and_rebalancing_while_searching_changes_no_answer(own_cluster, loaded):
     client, names = loaded
+    names = [*names, SPLIT]
     expected = answers(client, names)
     own_cluster.up(WORKERS + 1, progress=False)
     failures: list[str] = []
