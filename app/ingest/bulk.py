@@ -227,7 +227,7 @@ async def _load_file(
             try:
                 total, failure = await _load(conn, path, start, settings, batch_chunks)
             finally:
-                await build_indexes(conn, url, plan.rebuild)
+                await build_indexes(conn, url, plan.rebuild, lambda: bulk_session(url, settings))
             if failure is None:
                 await conn.execute(queries("meta").finish_bulk_load, (str(path),))
         # Fresh visibility maps and statistics: index-only scans and good plans at once.

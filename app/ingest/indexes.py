@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -138,12 +140,22 @@ async def drop_indexes(conn: AsyncConnection, targets: list[IndexTarget]) -> Non
         )
 
 
-async def _watch_build(url: str, pid: int, bar: tqdm) -> None:
+async def _watch_build(url: str, pid: int, target: IndexTarget, bar: tqdm) -> None:
+    """The build's progress, every half second: of the build's own backend, or on a Citus
+    cluster of the workers' builds of the partition's shards."""
     async with await AsyncConnection.connect(url, autocommit=True) as watcher:
+        cursor = await watcher.execute(queries("spaces").distributed)
+        distributed = bool((await cursor.fetchone() or (False,))[0])
         while True:
-            cursor = await watcher.execute(queries("spaces").index_build_progress, (pid,))
+            if distributed:
+                cursor = await watcher.execute(
+                    queries("spaces").cluster_index_build_progress,
+                    (target.space_id, target.collection_id),
+                )
+            else:
+                cursor = await watcher.execute(queries("spaces").index_build_progress, (pid,))
             row = await cursor.fetchone()
-            if row:
+            if row and row[0]:
                 phase, done, total = row
                 bar.total = total or bar.total
                 bar.n = done or 0
@@ -151,15 +163,36 @@ async def _watch_build(url: str, pid: int, bar: tqdm) -> None:
             await asyncio.sleep(0.5)
 
 
-async def build_indexes(conn: AsyncConnection, url: str, targets: list[IndexTarget]) -> None:
-    """Build each HNSW index, with a progress bar per index."""
+async def _build(conn: AsyncConnection, url: str, target: IndexTarget) -> None:
+    with tqdm(desc=f"index {target}", unit="vec", file=sys.stderr) as bar:
+        watcher = asyncio.create_task(_watch_build(url, conn.info.backend_pid, target, bar))
+        try:
+            await conn.execute(
+                queries("spaces").create_space_index, (target.space_id, target.collection_id)
+            )
+        finally:
+            watcher.cancel()
+
+
+async def build_indexes(
+    conn: AsyncConnection, url: str, targets: list[IndexTarget],
+    connect: Callable[[], AbstractAsyncContextManager[AsyncConnection]] | None = None,
+) -> None:  # fmt: skip
+    """Build each HNSW index, with a progress bar per index. With ``connect`` (a
+    connection like ``conn``) and indexes in several collections (a split collection's
+    parts, on a cluster each on its worker), each collection's are built on a connection
+    of their own, at once."""
+    by_collection: dict[int, list[IndexTarget]] = {}
     for target in targets:
-        with tqdm(desc=f"index {target}", unit="vec", file=sys.stderr) as bar:
-            watcher = asyncio.create_task(_watch_build(url, conn.info.backend_pid, bar))
-            try:
-                await conn.execute(
-                    queries("spaces").create_space_index,
-                    (target.space_id, target.collection_id),
-                )
-            finally:
-                watcher.cancel()
+        by_collection.setdefault(target.collection_id, []).append(target)
+    if connect is None or len(by_collection) < 2:
+        for target in targets:
+            await _build(conn, url, target)
+        return
+
+    async def build_group(group: list[IndexTarget]) -> None:
+        async with connect() as own:
+            for target in group:
+                await _build(own, url, target)
+
+    await asyncio.gather(*(build_group(group) for group in by_collection.values()))

@@ -41,6 +41,18 @@ SELECT api.create_space_index(%s, %s);
 -- name: index_build_progress
 SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index WHERE pid = %s;
 
+-- name: cluster_index_build_progress
+-- On a Citus cluster: the builds of an index partition's shards on the workers, summed.
+SELECT max(b.phase), sum(b.done)::bigint, sum(b.total)::bigint
+FROM run_command_on_workers(format(
+         $q$SELECT coalesce(json_agg(json_build_object('phase', phase, 'done', tuples_done,
+                                                        'total', tuples_total)), '[]')
+            FROM pg_stat_progress_create_index
+            WHERE relid::regclass::text LIKE %%L$q$,
+         'rag.' || api.vector_partition(%s, %s) || '\_%%')) AS w,
+     json_to_recordset(w.result::json) AS b(phase text, done bigint, total bigint)
+WHERE w.success;
+
 -- name: set_space_embedder
 UPDATE rag.spaces SET embedder = %(embedder)s WHERE id = %(id)s;
 

@@ -109,6 +109,33 @@ def test_ingest_loads_a_file_through_the_coordinator(client, cluster, tmp_path):
     assert answer.json()["rows"][0]["chunk_id"] == "bulk-1-chunk-1"  # the vector searched for
 
 
+def test_ingest_loads_a_split_collection_and_builds_its_parts_indexes_at_once(
+    client, cluster, tmp_path
+):
+    made = client.post("/api/rag/collections", json={"name": "bulk-split", "parts": 2})
+    assert made.status_code == 201, made.text
+    path = tmp_path / "split.jsonl"
+    docs = [{"doc_id": f"split-{i}", "collection": "bulk-split",
+             "chunks": [{"chunk": f"split document {i} part {c}",
+                         "embedding": unit(i * 8 + c, 384)} for c in range(4)]}
+            for i in range(30)]  # fmt: skip
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    done = _ingest(cluster.url, path)
+    assert done.returncode == 0, done.stderr
+    assert "stored 30 documents, 120 chunks" in done.stdout, done.stdout
+    assert "rebuilt HNSW index of default/bulk-split.1, default/bulk-split.2" in done.stdout
+    # each part's build watched on the workers, without a failing watcher
+    assert (
+        "index default/bulk-split.1" in done.stderr and "index default/bulk-split.2" in done.stderr
+    )
+    assert "Traceback" not in done.stderr and "exception" not in done.stderr.lower()
+    found = client.get("/api/rag/collections").json()["collections"]
+    assert [(c["parts"], c["chunks"]) for c in found if c["name"] == "bulk-split"] == [(2, 120)]
+    search = {"embedding": unit(9, 384), "k": 10, "collection": "bulk-split", "exact": False}
+    answer = client.post("/api/rag/search", json=search)
+    assert answer.status_code == 200 and answer.json()["rows"][0]["chunk_id"] == "split-1-chunk-1"
+
+
 def test_a_space_is_deleted_and_searches_go_on(client):
     assert client.post("/api/rag/spaces", json={"name": "brief", "dims": 4}).status_code == 201
     doc = {"doc_id": "brief-0", "collection": "bulk",
