@@ -217,11 +217,14 @@ AS $$
 DECLARE
     v_id integer;
 BEGIN
-    DELETE FROM rag.spaces WHERE name = p_name RETURNING id INTO v_id;
+    SELECT id INTO v_id FROM rag.spaces WHERE name = p_name FOR UPDATE;
     IF v_id IS NULL THEN
         RETURN false;
     END IF;
+    -- the vectors first: the drop waits for the writers of the space to finish and holds
+    -- off new ones, so none holds the term counts the row's delete cascades to
     EXECUTE format('DROP TABLE rag.%I', api.vector_table(v_id));
+    DELETE FROM rag.spaces WHERE id = v_id;
     PERFORM api.drop_space_functions(v_id);
     PERFORM api.routing_changed();
     RETURN true;

@@ -2,9 +2,10 @@
 SELECT id, api.collection_parts(id) FROM rag.collections WHERE name = %s AND part_of IS NULL;
 
 -- name: lock_collection
--- The first statement of every write to a collection's chunks: the bookkeeping triggers
--- (counts, keyword statistics) lock this row too, and a writer that took other row locks
--- first could deadlock with one holding it. Writers of one collection queue here.
+-- The first statement of every write to a collection's chunks (of a split one: to any of
+-- its parts): writers of one collection queue here, before the bookkeeping triggers lock
+-- the rows of rag.collection_counts (counts, keyword statistics), so that no two writers
+-- take those locks in opposite orders.
 SELECT id, api.collection_parts(id) FROM rag.collections
 WHERE name = %s AND part_of IS NULL FOR UPDATE;
 

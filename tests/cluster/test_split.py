@@ -6,6 +6,9 @@ collection's; what a split collection cannot do says so."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -203,3 +206,23 @@ def test_a_split_collection_on_the_cluster_is_listed_and_deleted(single, cluster
     gone = clustered.delete("/api/rag/collections/brief")
     assert gone.status_code == 200 and gone.json()["deleted_chunks"] == 12
     assert clustered.get("/api/rag/collections/brief").status_code == 404
+
+
+def test_a_batch_into_a_split_collection_is_stored_whole_or_not_at_all(single, db_url, tmp_path):
+    first = corpus(97, "atom", 1, 2)[0]
+    assert (
+        single.post("/api/rag/documents", json={**first, "collection": "split"}).status_code == 200
+    )
+    batch = corpus(96, "batch", 6, 2)  # over both parts
+    batch[-1]["chunks"][0]["chunk_id"] = first["chunks"][0]["chunk_id"]  # taken by another
+    path = tmp_path / "batch.jsonl"
+    path.write_text("".join(json.dumps({**doc, "collection": "split"}) + "\n" for doc in batch))
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", "never"],
+        env={"DATABASE_URL": db_url, "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1 and first["doc_id"] in done.stderr, done.stdout + done.stderr
+    for doc in batch:
+        read = single.get(f"/api/rag/documents/{doc['doc_id']}", params={"collection": "split"})
+        assert read.status_code == 404, doc["doc_id"]
