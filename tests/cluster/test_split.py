@@ -222,7 +222,7 @@ def test_a_batch_into_a_split_collection_is_stored_whole_or_not_at_all(single, d
         env={"DATABASE_URL": db_url, "PATH": "/usr/bin:/bin"},
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    assert done.returncode == 1 and first["doc_id"] in done.stderr, done.stdout + done.stderr
+    assert done.returncode != 0 and first["doc_id"] in done.stderr, done.stdout + done.stderr
     for doc in batch:
         read = single.get(f"/api/rag/documents/{doc['doc_id']}", params={"collection": "split"})
         assert read.status_code == 404, doc["doc_id"]
