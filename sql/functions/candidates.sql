@@ -106,6 +106,48 @@ RETURNS bigint[]
 LANGUAGE sql STABLE
 AS $$ SELECT (api.region_chunks(p, p_boxes, p_sigma, p_limit)).ids $$;
 
+-- A lower bound on how many chunks the region {static >= p_sigma} holds, counted up to
+-- p_limit: its two legs, the chunks whose signal alone reaches sigma and those whose
+-- recency alone does (the larger of the two), each read index-only from a B-tree on
+-- (collection_id, signal) or (collection_id, created_at) at a few tenths of a
+-- microsecond an entry, where the GiST read of the region costs a few microseconds a
+-- chunk. 0 under a filter (which part of a leg passes it only the region read tells).
+CREATE FUNCTION api.region_legs(p api.search_plan, p_sigma float8, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql STABLE
+SET enable_seqscan = off SET enable_bitmapscan = off
+AS $$
+DECLARE
+    v_collection integer := p.collection_id;
+    v_signal float8;
+    v_age float8;
+    v_since timestamptz;
+    v_count integer := 0;
+BEGIN
+    IF p.filtered THEN
+        RETURN 0;
+    END IF;
+    IF p.w_sig > 0 AND p_sigma < p.w_sig THEN
+        v_signal := p_sigma / p.w_sig;
+        SELECT count(*) INTO v_count
+        FROM (SELECT FROM rag.chunks c
+              WHERE c.collection_id = v_collection AND c.signal >= v_signal
+              LIMIT p_limit) leg;
+    END IF;
+    IF v_count < p_limit AND p.w_rec > 0 AND p_sigma < p.w_rec THEN
+        v_age := api.recency_max_days(p_sigma / p.w_rec, p.rec_function, p.rec_scale);
+        -- NULL: every age; past a million days (before any date a chunk has), every one
+        v_since := CASE WHEN v_age <= 1e6 THEN to_timestamp(p.now_epoch - 86400 * v_age)
+                        ELSE '-infinity' END;
+        SELECT greatest(v_count, count(*)) INTO v_count
+        FROM (SELECT FROM rag.chunks c
+              WHERE c.collection_id = v_collection AND c.created_at >= v_since
+              LIMIT p_limit) leg;
+    END IF;
+    RETURN v_count;
+END
+$$;
+
 -- Seeds: candidates likely to score high whatever the query (newest, highest signal,
 -- high static score), so that theta starts high for recency- and signal-led mixes. None
 -- where cosine leads (the static weights under half its weight): there the nearest chunks

@@ -21,7 +21,10 @@
 --   5. the region is scored (with one weighted space, in one statement that keeps only
 --      the chunks reaching theta); the k best of everything scored are the top-k.
 -- When the region holds more than a budget, scoring it would cost more than reading
--- deeper, which tightens the bound: the semantic depth grows, up to max_depth. With one
+-- deeper, which tightens the bound: the semantic depth grows, up to max_depth. (Without
+-- a filter, the region is not read at all when one of its legs alone, the chunks whose
+-- signal or whose recency alone reaches sigma, passes the budget: api.region_legs
+-- counts them in B-tree indexes, an order of magnitude cheaper an entry.) With one
 -- weighted space the budget is region_ratio x D (16: a region chunk costs ~6 us to score,
 -- a chunk walked ~15-35 us, and the region shrinks more slowly than the walk grows) and
 -- the walk is read on to 2 x D, paying only for the chunks added; with several, 8 x D,
@@ -33,7 +36,7 @@
 -- in a smaller one, the walk visited every vector.
 --
 -- Each round is described in "rounds": its depth, theta, sigma, the region's boxes and
--- chunks, the chunks scored so far, ms since the search began, and the ms of its phases:
+-- chunks (and its legs where they were counted), the chunks scored so far, ms since the search began, and the ms of its phases:
 -- walk_ms (the semantic streams), score_ms (what they brought, and theta), region_ms (the
 -- region read, and scored where it is read); the first round also seeds_ms.
 --
@@ -83,6 +86,7 @@ DECLARE
     v_region_size integer;
     v_reaching record;
     v_scored_where_read boolean;  -- the region scored in the call that reads it (one space)
+    v_legs integer;  -- the region's legs, counted before it is read
     v_best integer[];
 BEGIN
     -- Only similarity counts: the k best are among the first few the walk returns (the
@@ -164,7 +168,14 @@ BEGIN
                                     greatest(p.region_budget, p.region_ratio * depth))
                          ELSE greatest(p.region_budget, 8 * depth) END;
         v_scored_where_read := v_single IS NOT NULL AND v_theta IS NOT NULL;
-        IF v_scored_where_read THEN
+        -- a region past the budget in its legs alone is not read: deeper at once
+        v_legs := CASE WHEN cardinality(v_boxes) > 0 AND NOT p.filtered
+                            AND (v_sigma < p.w_sig OR v_sigma < p.w_rec)
+                       THEN api.region_legs(p, v_sigma, v_budget + 1) END;
+        IF v_legs > v_budget THEN
+            v_region_size := v_legs;
+            v_scored_where_read := false;
+        ELSIF v_scored_where_read THEN
             -- the region read once, and scored in the same call when within the budget:
             -- only the few chunks that reach theta come back
             v_reaching := api.space_region(p.space_ids[v_single], p, v_single, v_boxes,
@@ -178,7 +189,8 @@ BEGIN
         rounds := rounds || (jsonb_build_object(
             'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
             'region', v_region_size, 'scored', cardinality(v_ids),
-            'ms', api.elapsed_ms(v_clock), 'region_ms', api.elapsed_ms(v_phase))
+            'legs', v_legs, 'ms', api.elapsed_ms(v_clock),
+            'region_ms', api.elapsed_ms(v_phase))
             || v_phases);
         v_phases := '{}';
         IF v_region_size <= v_budget THEN

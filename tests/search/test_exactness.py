@@ -9,6 +9,9 @@ from datetime import timedelta
 import numpy as np
 import psycopg
 import pytest
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
 from app.recency import RECENCY_FUNCTIONS
 from helpers import (
@@ -18,6 +21,7 @@ from helpers import (
     call_topk,
     passes,
     random_corpus,
+    recency,
     register_spaces,
     store_corpus,
 )
@@ -280,6 +284,53 @@ def test_a_search_leaves_no_walk_open_in_the_transaction(corpus, conn):
         walks = conn.execute("SELECT count(*) FROM pg_cursors WHERE name <> ''").fetchone()[0]
     assert len(read_on["meta"]["rounds"]) > 1 and fell_back["meta"]["fell_back"] is True
     assert walks == 0
+
+
+def test_region_legs_count_what_signal_or_recency_alone_puts_in_the_region(corpus, conn):
+    # a lower bound on the region {w_rec * rec + w_sig * sig >= sigma}: the larger of its
+    # two legs, counted up to the limit; none under a filter
+    register_vector(conn)
+    plan = (
+        "SELECT api.search_plan(ARRAY[%s]::vector[], ARRAY['prose'], ARRAY[1.0]::float8[], 10,"
+        " 0.5, 0.3, 0.2, %s, %s, 0, NULL, 'default')"
+    )
+    rng = np.random.default_rng(27)
+    query = Vector(_queries(rng, 1)[0]["prose"])
+    options = Jsonb({"as_of": AS_OF.isoformat()})
+    (p,) = conn.execute(plan, (query, Jsonb({}), options)).fetchone()
+    (filtered,) = conn.execute(plan, (query, Jsonb({"tags_any": ["eps"]}), options)).fetchone()
+    days = [max(0.0, (AS_OF - c.created_at).total_seconds() / 86400) for c in corpus]
+    for sigma in (0.05, 0.12, 0.18, 0.25, 0.35):
+        by_signal = sum(float(np.float32(c.signal)) >= sigma / 0.2 for c in corpus)
+        by_recency = sum(recency(d, "inverse", 1.0) >= sigma / 0.3 for d in days)
+        legs = max(by_signal, by_recency)
+        for limit in (len(corpus) + 1, 7):
+            (got,) = conn.execute(
+                "SELECT api.region_legs(%s, %s, %s)", (p, sigma, limit)
+            ).fetchone()
+            assert got == min(legs, limit), (sigma, limit, by_signal, by_recency)
+        assert (
+            conn.execute("SELECT api.region_legs(%s, %s, 100)", (filtered, sigma)).fetchone()[0]
+            == 0
+        )
+
+
+def test_a_region_past_the_budget_in_its_legs_is_not_read(corpus, conn):
+    # the search reads deeper at once, and its rows are still the exact top-k (exact
+    # streams: at this ef_search the HNSW order itself would miss rows)
+    rng = np.random.default_rng(28)
+    weights = (0.2, 0.2, 0.6)  # signal leads: its leg holds many chunks
+    tight = {"ef_search": 20, "region_budget": 0, "region_ratio": 1}
+    for query in _queries(rng, 3):
+        q = {"prose": query["prose"]}
+        result = topk(
+            conn, "threshold-exact-streams", q, {"prose": 1.0}, weights, 10, options=tight
+        )
+        rounds = result["meta"]["rounds"]
+        # the budget: region_ratio x depth
+        skipped = [r for r in rounds if r["legs"] is not None and r["legs"] > r["depth"]]
+        assert skipped and all(r["region"] == r["legs"] for r in skipped), rounds
+        assert_exact_topk(result["rows"], brute_force(corpus, q, {"prose": 1.0}, weights), 10)
 
 
 def test_each_round_gives_the_time_of_its_phases(corpus, conn):
