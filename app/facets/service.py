@@ -1,5 +1,6 @@
 """Counting facets: which chunks count, decided as the search with the same body decides
-which chunks it ranks from, then one call of api.facets.
+which chunks it ranks from, then one call of api.facets (one per part of a split
+collection, app/facets/parts.py).
 
 The filters are the searches' own (``sql_filter``, compiled in SQL by api.filter_sql).
 Whether the search ranks keyword matches alone is read from its plan (app/search/plan.py),
@@ -18,7 +19,7 @@ from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
 from app.embedders import embedding_spaces
-from app.errors import Conflict
+from app.facets.parts import count_parts
 from app.facets.request import FacetRequest
 from app.search.context import load_context
 from app.search.filters import sql_filter
@@ -67,27 +68,32 @@ async def count_facets(
     started = time.perf_counter()
     fields = request.facet_fields()
     context = await load_context(conn, request.collection, request.profile_name())
-    if context.parts:
-        raise Conflict(
-            f"collection {request.collection!r} is split into {len(context.parts)} parts: "
-            "facets are counted for whole collections only",
-            collection=request.collection,
-        )
-    found = sql_filter(context.collection_id, request.given_filters())
     keywords = keyword_plan(request, settings, context)
-    cursor = await conn.execute(
-        queries("facets").facets,
-        {"collection_id": context.collection_id, "filter": found, "filtered": found.filtered,
-         "keywords": keywords.sql() if keywords else None,
-         "kinds": [field.kind.kind for field in fields],
-         "paths": [str(field.path) if field.path else None for field in fields],
-         "collections": sorted(readable) if readable is not None else None,
-         "limit": request.limit, "max_chunks": settings.facet_max_chunks},
-        prepare=True,
-    )  # fmt: skip
-    row = await cursor.fetchone()
-    assert row is not None
-    counted: dict[str, Any] = row[0]
+
+    async def count_part(collection_id: int, limit: int, max_chunks: int) -> dict[str, Any]:
+        found = sql_filter(collection_id, request.given_filters())
+        plan = keywords.for_part(collection_id, None) if keywords else None
+        cursor = await conn.execute(
+            queries("facets").facets,
+            {"collection_id": collection_id, "filter": found, "filtered": found.filtered,
+             "keywords": plan.sql() if plan else None,
+             "kinds": [field.kind.kind for field in fields],
+             "paths": [str(field.path) if field.path else None for field in fields],
+             "collections": sorted(readable) if readable is not None else None,
+             "limit": limit, "max_chunks": max_chunks},
+            prepare=True,
+        )  # fmt: skip
+        row = await cursor.fetchone()
+        assert row is not None
+        part: dict[str, Any] = row[0]
+        return part
+
+    if context.parts:
+        counted = await count_parts(conn, context.parts, fields, request.limit,
+                                    settings.facet_max_chunks, count_part)  # fmt: skip
+    else:
+        counted = await count_part(context.collection_id, request.limit,
+                                   settings.facet_max_chunks)  # fmt: skip
     facets = {
         field.name: {**facet, "refines": field.kind.refines}
         for field, facet in zip(fields, counted["facets"], strict=True)

@@ -1,7 +1,7 @@
 """A split collection (stored as parts: on the cluster, each on a worker of its own)
 answers every search as the same documents in a whole collection do: the same rows and
 scores (1e-9) in every mode (reciprocal rank fusion included), explanations and ranks,
-one-space searches; its documents are read, replaced, deleted and signalled as a whole
+facets, one-space searches; its documents are read, replaced, deleted and signalled as a whole
 collection's; what a split collection cannot do says so."""
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ from .oracle import AUX, AUX_DIMS, corpus, differences, searches, service_client
 PREFIX = "spl"
 DOCS = (3, 130, 20)  # seed, documents, chunks each: 2,600 chunks, past the scan threshold
 PARTS = 3
+FIELDS = ["tags", "src", "doc_id", "metadata.team", "metadata.rank", "metadata.lang"]
+FACETS = [
+    {"fields": FIELDS, "limit": 5},
+    {"fields": FIELDS, "limit": 100, "tags_any": ["alpha", "beta"]},
+    {"fields": FIELDS, "filter": {"team": "red"}, "limit": 3},
+    {"fields": FIELDS, "query": "river lantern", "w_cos": 0, "w_lex": 1, "w_rec": 0, "w_sig": 0},
+]
 # what differs by design: each part chooses its own strategy (a part may be scanned where
 # the whole collection is walked), and the collection's name
 IGNORED = {"query_metadata", "collection"}
@@ -51,7 +58,7 @@ def answer(client: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, A
 
 
 def alike(left: httpx.Client, right: httpx.Client, whole: str, split: str) -> None:
-    """Every search mode, why-not and one-space searches: the same answers."""
+    """Every search mode, why-not, facets and one-space searches: the same answers."""
     bodies = searches(PREFIX)
     for body in bodies:
         expected = answer(left, "/api/rag/search", {**body, "collection": whole})
@@ -65,6 +72,11 @@ def alike(left: httpx.Client, right: httpx.Client, whole: str, split: str) -> No
             expected = answer(left, "/api/rag/explain", {**asked, "collection": whole})
             got = answer(right, "/api/rag/explain", {**asked, "collection": split})
             assert differences(expected, got) == [], (body, chunk_id)
+    for body in FACETS:
+        expected = answer(left, "/api/rag/facets", {**body, "collection": whole})
+        got = answer(right, "/api/rag/facets", {**body, "collection": split})
+        assert expected["chunks"] > 0 and expected["exact"], body
+        assert differences(expected, got) == [], body
     for space, vector in (("default", unit(5, 384)), (AUX, unit(6, AUX_DIMS))):
         for exact in (True, False):
             body = {"query_embedding": vector, "top_k": 12, "exact": exact,
@@ -143,8 +155,6 @@ def test_documents_of_a_split_collection_read_replace_and_delete(single):
 
 
 def test_what_a_split_collection_cannot_do_says_so(single, db_url):
-    facets = single.post("/api/rag/facets", json={"collection": "split", "fields": ["tags"]})
-    assert facets.status_code == 409 and "split" in facets.text
     with psycopg.connect(db_url) as conn, pytest.raises(psycopg.Error, match="split into 3 parts"):
         conn.execute(
             "SELECT api.rag_topk_weighted(ARRAY[%s::vector], ARRAY['default'], ARRAY[1.0], 5, "
