@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from psycopg import AsyncConnection
 from psycopg.errors import UniqueViolation
 from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.sqlfiles import queries
-from app.errors import Conflict, unknown_collection
+from app.errors import Conflict, is_write_collision, unknown_collection
 from app.parts import MAX_PARTS
 from app.validation import CollectionName, Text, parse_model
 
 DEFAULT_COLLECTION = "default"
+DROP_ATTEMPTS = 3
 TOP_TAGS = 20
 
 
@@ -89,7 +91,17 @@ async def get_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
 
 
 async def delete_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
-    async with conn.transaction():
-        cursor = await conn.execute(queries("collections").drop_collection, (name,))
-        row = await cursor.fetchone()
+    """Drop it in one transaction. Dropping its partitions locks each exclusively, one
+    after another, while searches lock them for reading in their own order: when one
+    search holds what the drop needs next and wants what the drop holds, PostgreSQL undoes
+    the drop, which is then done again (the search finishes meanwhile)."""
+    for attempt in range(1, DROP_ATTEMPTS + 1):
+        try:
+            async with conn.transaction():
+                cursor = await conn.execute(queries("collections").drop_collection, (name,))
+                row = await cursor.fetchone()
+            break
+        except psycopg.Error as error:
+            if not is_write_collision(error) or attempt == DROP_ATTEMPTS:
+                raise
     return {"ok": True, "deleted": name, "deleted_chunks": row[0] if row else 0}

@@ -15,7 +15,6 @@ from typing import Any
 
 from psycopg import AsyncConnection
 
-from app.db.sqlfiles import queries
 from app.search import store
 from app.search.merge import in_order
 from app.search.plan import SearchPlan
@@ -73,8 +72,7 @@ async def semantic_candidates(
     weighted = [w for w in sql_plan.space_weights if w > 0]
     if sql_plan.w_cos <= 0 or len(weighted) < 2 or sql_plan.strategy == "scan":
         return None
-    found = await store.by_part(conn, queries("search").rrf_part_nearest, {"plan": sql_plan},
-                                parts)  # fmt: skip
+    found = await store.by_part(conn, "rrf_part_nearest", {"plan": sql_plan}, parts)
     candidates: set[int] = set()
     for space in range(len(weighted)):
         entries = [entry for part in found
@@ -92,14 +90,13 @@ async def rank_rrf(
 ) -> list[Ranking]:
     """Every part's best rows by the collection's fused ranks (``plan``: the whole
     collection's, with its keyword statistics)."""
-    q = queries("search")
     candidates = await semantic_candidates(conn, plan, parts)
-    found = await store.by_part(conn, q.rrf_part_windows,
+    found = await store.by_part(conn, "rrf_part_windows",
                                 {"plan": plan.sql(), "candidates": candidates}, parts)  # fmt: skip
     windows = await collection_windows(conn, found, plan.knobs.rrf_window)
     arguments = {"plan": plan.sql(), "components": windows.components, "ids": windows.ids,
                  "ranks": windows.ranks}  # fmt: skip
-    fused = await store.by_part(conn, q.rrf_part_topk, arguments, parts)
+    fused = await store.by_part(conn, "rrf_part_topk", arguments, parts)
     return [
         Ranking(rows=f["rows"], meta=part_meta(w, f)) for w, f in zip(found, fused, strict=True)
     ]

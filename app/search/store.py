@@ -4,15 +4,19 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 import numpy as np
+import psycopg
 from psycopg import AsyncConnection
 
 from app.db.sqlfiles import queries
 from app.search.metadata import Condition
 from app.search.plan import SearchPlan
+
+log = logging.getLogger("ragsearch")
 
 
 class RankedRow(TypedDict, total=False):
@@ -66,12 +70,29 @@ async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
     return Ranking(rows=result["rows"], meta=result["meta"])
 
 
+# What a statement over the parts may meet on Citus while a shard group moves (a copy of
+# the search functions or a shard switched under it): asked again part by part, each call
+# routed on its own as a whole collection's search is.
+MOVED_UNDER = (psycopg.errors.InternalError_, psycopg.errors.UndefinedFunction,
+               psycopg.errors.UndefinedTable)  # fmt: skip
+
+
 async def by_part(
-    conn: AsyncConnection, statement: str, arguments: dict[str, Any], parts: tuple[int, ...]
+    conn: AsyncConnection, name: str, arguments: dict[str, Any], parts: tuple[int, ...]
 ) -> list[Any]:
-    """A statement's answer for each part of a split collection, in the parts' order."""
-    cursor = await conn.execute(statement, {**arguments, "parts": list(parts)}, prepare=True)
-    found: dict[int, Any] = dict(await cursor.fetchall())
+    """The answer of statement ``name`` (sql/queries/search.sql) for each part of a split
+    collection, in the parts' order: one statement for all, or, when it fails as above,
+    ``name``_one for each part."""
+    q = queries("search")
+    try:
+        cursor = await conn.execute(
+            getattr(q, name), {**arguments, "parts": list(parts)}, prepare=True
+        )
+        found: dict[int, Any] = dict(await cursor.fetchall())
+    except MOVED_UNDER as error:
+        log.warning("split search asked part by part after: %s", error)
+        return [await _one(conn, getattr(q, name + "_one"), {**arguments, "part": part})
+                for part in parts]  # fmt: skip
     return [found[part] for part in parts]
 
 
@@ -80,7 +101,7 @@ async def rank_parts(
 ) -> list[Ranking]:
     """One ranking per part of a split collection, from one statement (the plan's own
     collection aside: each part's is set in SQL)."""
-    found = await by_part(conn, queries("search").topk_parts, {"plan": plan.sql()}, parts)
+    found = await by_part(conn, "topk_parts", {"plan": plan.sql()}, parts)
     return [Ranking(rows=result["rows"], meta=result["meta"]) for result in found]
 
 

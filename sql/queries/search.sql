@@ -28,6 +28,20 @@ SELECT n.collection_id,
 FROM rag.collection_counts n
 WHERE n.collection_id = ANY(%(parts)s::integer[]);
 
+-- name: topk_parts_one
+-- One part, when the statement over all of them could not run (app/search/store.py).
+SELECT api.topk(%(part)s, api.plan_for(%(plan)b, %(part)s));
+
+-- name: rrf_part_nearest_one
+SELECT api.rrf_part_nearest(%(part)s, %(plan)b);
+
+-- name: rrf_part_windows_one
+SELECT api.rrf_part_windows(%(part)s, %(plan)b, %(candidates)s::bigint[]);
+
+-- name: rrf_part_topk_one
+SELECT api.rrf_part_topk(%(part)s, %(plan)b, %(components)s::text[], %(ids)s::bigint[],
+                         %(ranks)s::integer[]);
+
 -- name: explain
 SELECT api.explain(%(collection_id)s, %(plan)b, %(chunk_id)s::text,
                    %(labels)s::text[], %(paths)s::text[]::jsonpath[]);

@@ -236,3 +236,21 @@ def test_a_batch_into_a_split_collection_is_stored_whole_or_not_at_all(single, d
     for doc in batch:
         read = single.get(f"/api/rag/documents/{doc['doc_id']}", params={"collection": "split"})
         assert read.status_code == 404, doc["doc_id"]
+
+
+def test_a_statement_over_the_parts_that_fails_is_asked_part_by_part(single, db_url):
+    """(The one statement over every part meets a function gone from under it, as it can
+    while Citus moves a shard group: the parts are asked one by one, same answer.)"""
+    body = {**searches(PREFIX)[3], "k": 12, "collection": "split"}
+    expected = answer(single, "/api/rag/search", body)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        definition = conn.execute(
+            "SELECT pg_get_functiondef('api.topk_part(integer, api.search_plan)'::regprocedure)"
+        ).fetchone()[0]
+        conn.execute("DROP FUNCTION api.topk_part(integer, api.search_plan)")
+        try:
+            for _ in range(3):  # (every pooled connection meets it in turn)
+                got = answer(single, "/api/rag/search", body)
+                assert differences(expected, got) == []
+        finally:
+            conn.execute(definition)
