@@ -36,6 +36,19 @@ def read_sql(relative_path: str) -> str:
 LOAD_ORDER = "load_order.txt"
 
 
+def ddl_statements(text: str) -> list[str]:
+    """A schema file of plain DDL (no function bodies) cut into its statements, at each
+    line that ends in ";": on a Citus cluster a DDL command's text goes to the workers
+    as it is, and they refuse several commands in one."""
+    statements, lines = [], []
+    for line in text.splitlines():
+        lines.append(line)
+        if line.rstrip().endswith(";"):
+            statements.append("\n".join(lines))
+            lines = []
+    return statements
+
+
 def load_order() -> list[str]:
     """The entries of sql/functions/load_order.txt: file names and ``@generated`` names."""
     text = (_root() / "functions" / LOAD_ORDER).read_text(encoding="utf-8")
