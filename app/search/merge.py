@@ -52,10 +52,15 @@ def capped(rows: Sequence[Row], cap: int) -> list[Row]:
     return kept
 
 
+def shared_strategy(metas: list[dict[str, Any]]) -> str:
+    """The parts' strategy when they agree, else "by part"."""
+    strategies = {m["strategy"] for m in metas}
+    return strategies.pop() if len(strategies) == 1 else "by part"
+
+
 def merged_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
     """What happened, over the parts: the strategy when they agree, exact when each was,
     counts summed, each part's own account under ``parts``."""
-    strategies = {m["strategy"] for m in metas}
     timings: dict[str, float] = {}
     for meta in metas:
         for stage, ms in (meta.get("timings_ms") or {}).items():
@@ -63,7 +68,7 @@ def merged_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
     matches = [m.get("keyword_matches") for m in metas]
     streams = sorted({s for m in metas for s in m.get("approximate_streams") or []})
     return {
-        "strategy": strategies.pop() if len(strategies) == 1 else "by part",
+        "strategy": shared_strategy(metas),
         "strategy_reason": f"split collection: {len(metas)} parts ranked and merged",
         "exact": all(m["exact"] for m in metas),
         "approximate_streams": streams,

@@ -21,7 +21,7 @@ from psycopg import AsyncConnection
 from app.db.sqlfiles import queries
 from app.errors import NotFound
 from app.search import store
-from app.search.merge import capped, in_order, merged_meta
+from app.search.merge import capped, in_order, merged_meta, shared_strategy
 from app.search.metadata import Condition
 from app.search.parts_rrf import rank_rrf
 from app.search.plan import Keywords, SearchPlan
@@ -99,11 +99,10 @@ async def space_topk(
         lambda row: row["similarity"], lambda row: row["chunk_id"],
     )  # fmt: skip
     metas = [result["meta"] for result in found]
-    strategies = {m["strategy"] for m in metas}
     return {
         "rows": rows[: plan.k],
         "meta": {
-            "strategy": strategies.pop() if len(strategies) == 1 else "by part",
+            "strategy": shared_strategy(metas),
             "exact": all(m["exact"] for m in metas),
             "search_time_ms": round(sum(m["search_time_ms"] for m in metas), 3),
         },
