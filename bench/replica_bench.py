@@ -24,7 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from bench.common import corpus_file, ingest, migrate, print_table, service, with_database  # noqa: E402
 from bench.corpus import CorpusSpec, query_vectors  # noqa: E402
-from bench.search_bench import _wrk  # noqa: E402
+from bench.http_load import wrk  # noqa: E402
 from standby import Standby, reads_by_database  # noqa: E402
 
 
@@ -65,9 +65,9 @@ def main() -> None:
         for count in range(args.max_replicas + 1):
             urls = ",".join(s.url("ragsearch") for s in standbys[:count])
             with service(primary, DATABASE_READ_URLS=urls, RAG_EMBEDDER="none") as base:
-                _wrk(base, "/api/rag/search", bodies, 5, 3)  # warm-up
+                wrk(base, "/api/rag/search", bodies, 5, 3)  # warm-up
                 before = reads_by_database(base)
-                run = _wrk(base, "/api/rag/search", bodies, args.connections, args.seconds)
+                run = wrk(base, "/api/rag/search", bodies, args.connections, args.seconds)
                 after = reads_by_database(base)
                 spread = ", ".join(f"{db} {after[db] - before.get(db, 0):.0f}" for db in after)
                 rows.append([count, run["rps"], run["p50"], run["p99"], run["errors"], spread])

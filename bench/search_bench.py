@@ -34,12 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +43,6 @@ from pathlib import Path
 
 import numpy as np
 import orjson
-import psutil
 import psycopg
 from pgvector import Vector
 from pgvector.psycopg import register_vector
@@ -65,9 +59,9 @@ from bench.common import (
     prewarm,
     print_table,
     server,
-    service,
 )
 from bench.corpus import CorpusSpec, query_vectors
+from bench.http_load import run_http
 from bench.peers import PeerSearch, peer_searches
 
 MIXES = [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2), (0.2, 0.6, 0.2), (0.0, 1.0, 0.0),
@@ -276,96 +270,6 @@ def report_sql(cases: list[Case]) -> dict[str, dict]:
             for name in case.times
         }  # fmt: skip
     return summary
-
-
-WRK_SCRIPT = """
-local bodies = {}
-local i = 0
-for line in io.lines("%s") do bodies[#bodies + 1] = line end
-request = function()
-  i = i %% #bodies + 1
-  return wrk.format("POST", "%s", {["Content-Type"] = "application/json"}, bodies[i])
-end
-"""
-
-
-def _wrk(base: str, path: str, bodies: list[bytes], connections: int, seconds: int) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        body_file = Path(tmp, "bodies.jsonl")
-        body_file.write_bytes(b"\n".join(bodies) + b"\n")
-        script = Path(tmp, "post.lua")
-        script.write_text(WRK_SCRIPT % (body_file, path))
-        done = subprocess.run(
-            ["wrk", "-t", "1", "-c", str(connections), "-d", f"{seconds}s", "--latency",
-             "-s", str(script), base],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
-    out = done.stdout
-    latency = dict(re.findall(r"^\s+(50|99)%\s+([\d.]+\w+)", out, re.MULTILINE))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "p50": _ms(latency["50"]), "p99": _ms(latency["99"]),
-        "errors": int(errors.group(1)) if errors else 0,
-    }  # fmt: skip
-
-
-def _ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
-
-
-def _rss_mb(pid: int) -> float:
-    process = psutil.Process(pid)
-    return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)]) / 2**20
-
-
-def run_http(url: str, queries: np.ndarray, seconds: int, workers: int, soak: int,
-             ef_search: int, mix: tuple[float, float, float]) -> None:  # fmt: skip
-    if shutil.which("wrk") is None:
-        sys.exit("HTTP mode needs wrk: apt-get install wrk")
-    weighted = [json.dumps({"embedding": q.tolist(), "k": K, "w_cos": mix[0], "w_rec": mix[1],
-                            "w_sig": mix[2]}).encode() for q in queries]  # fmt: skip
-    plain = [json.dumps({"query_embedding": q.tolist(), "top_k": K}).encode() for q in queries]
-    env = {"RAG_HNSW_EF_SEARCH": str(ef_search)}
-    with service(url, workers=workers, **env) as base:
-        _wrk(base, "/api/rag/search", weighted, 5, 2)  # warm-up
-        _wrk(base, "/api/rag/search/space/default", plain, 5, 2)
-        rows = []
-        for connections in (1, 5, 20, 50):
-            ours = _wrk(base, "/api/rag/search", weighted, connections, seconds)
-            ann = _wrk(base, "/api/rag/search/space/default", plain, connections, seconds)
-            rows.append([connections, ours["p50"], ours["p99"], ours["rps"], ann["p50"],
-                         ann["p99"], ann["rps"], f"{ours['rps'] / ann['rps']:.2f}",
-                         ours["errors"] + ann["errors"]])  # fmt: skip
-        print(f"\n### HTTP, {workers} worker(s), weights {mix}, wrk {seconds} s per run")
-        print_table(["conc.", "ours p50", "ours p99", "ours req/s", "ann p50", "ann p99",
-                     "ann req/s", "req/s ratio", "errors"], rows)  # fmt: skip
-        if soak:
-            soak_memory(base, weighted, soak)
-
-
-def soak_memory(base: str, bodies: list[bytes], seconds: int) -> None:
-    pid = _server_pid(base)
-    samples = [_rss_mb(pid)]
-    step = 30
-    for _ in range(max(1, seconds // step)):
-        _wrk(base, "/api/rag/search", bodies, 20, step)
-        samples.append(_rss_mb(pid))
-    change = (samples[-1] - samples[1]) / samples[1] * 100 if len(samples) > 2 else 0.0
-    print(f"\n### memory at concurrency 20 for {seconds} s (service process tree RSS)")
-    print_table(
-        ["start MB", "after 30 s MB", "end MB", "max MB", "end vs 30 s"],
-        [[samples[0], samples[1], samples[-1], max(samples), f"{change:+.1f}%"]],
-    )
-
-
-def _server_pid(base: str) -> int:
-    port = int(base.rsplit(":", 1)[1])
-    for conn in psutil.net_connections("tcp"):
-        if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN:
-            return psutil.Process(conn.pid).parent().pid if conn.pid else os.getpid()
-    raise RuntimeError("service process not found")
 
 
 def main() -> None:

@@ -136,13 +136,15 @@ class DatabaseSupervisor:
 
     @asynccontextmanager
     async def _lend(self) -> AsyncIterator[AsyncConnection]:
-        """A pooled connection that answers (one empty query). After a restart quicker
-        than the watcher's check every connection in the pool is dead: the first dead one
-        found has the pool checked and refilled, and the request gets a fresh one."""
+        """A pooled connection that answers. After a restart quicker than the watcher's
+        check every connection in the pool is dead: the first dead one found has the pool
+        checked and refilled, and the request gets a fresh one. A dead connection has
+        input waiting (the server's goodbye, or EOF); only then is it asked (one empty
+        query), so a healthy lend costs no round trip."""
         assert self.pool is not None
         for attempt in range(2):
             async with self.pool.connection() as conn:
-                if attempt == 1 or await _answers(conn):
+                if attempt == 1 or not _has_input(conn) or await _answers(conn):
                     yield conn
                     return
             log.warning(
@@ -270,5 +272,6 @@ def _has_input(conn: AsyncConnection) -> bool:
     """The server wrote to this idle connection (a closed connection reads as EOF)."""
     if conn.closed:
         return True
-    readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
-    return bool(readable)
+    poller = select.poll()  # not select.select: the socket's number may pass 1,024
+    poller.register(conn.pgconn.socket, select.POLLIN)
+    return bool(poller.poll(0))
