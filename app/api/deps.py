@@ -26,7 +26,9 @@ from app.errors import (
 from app.settings import Settings
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
+    """The service's settings (a coroutine: FastAPI would run a plain function in its
+    thread pool, a hand-off costing more than the look-up on every request)."""
     settings: Settings = request.app.state.settings
     return settings
 
