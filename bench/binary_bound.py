@@ -13,13 +13,13 @@ unit vector x only by
     q . x  <=  sqrt(sum of the (dims - h) largest q_i^2)
 
 (where the signs differ q_i x_i <= 0; at most dims - h coordinates agree, and by
-Cauchy-Schwarz those give at most the norm of q's largest ones). The bound is tight: some
-unit x at that distance reaches it. So the stream closes only where that bound falls under
-the k-th best similarity. This script reads each query's chunks in exact Hamming order
-(what a perfect binary index would return, no graph error) and prints, at several depths,
-the bound against the 10th best similarity, how many queries it would close, and the
-recall of the usual shortcut (the first depth chunks by Hamming, re-scored with the full
-vectors, best 10) against the exact top-10.
+Cauchy-Schwarz those give at most the norm of q's largest ones). The bound is tight: unit
+vectors at that distance come as close to it as one likes. So the stream closes only
+where that bound falls under the k-th best similarity. This script reads each query's
+chunks in exact Hamming order (what a perfect binary index would return, no graph error)
+and prints, at several depths, the bound against the 10th best similarity, how many
+queries it would close, and the recall of the usual shortcut (the first depth chunks by
+Hamming, re-scored with the full vectors, best 10) against the exact top-10.
 
 Two corpora: the synthetic mixture of bench/corpus.py (same spec as search_bench's
 corpus, drawn afresh: no database needed) and SciFact's MiniLM embeddings (real text,

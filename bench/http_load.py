@@ -4,15 +4,14 @@ costs the service and the database, and the service's memory under a soak.
 ``run_http`` is search_bench.py's HTTP mode: POST /api/rag/search (a weighted mix) and the
 plain-ANN endpoint POST /api/rag/search/space/default at concurrency 1, 5, 20 and 50.
 Both share two cores with the database, so requests/s follow the CPU a request costs;
-each run reports it split between the service's processes and the local PostgreSQL
-server's (its processes' CPU time over the run, per request answered; "-" when the
-database runs elsewhere).
+each run reports it split between the service's processes and its PostgreSQL server's
+(the postmaster named by the data directory's postmaster.pid, and its backends: CPU time
+over the run, per request answered; "-" when the database runs elsewhere).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+import psycopg
 
 from bench.common import print_table, service
 
@@ -67,48 +67,61 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def _cpu_seconds(processes: list[psutil.Process]) -> float:
-    total = 0.0
+def _cpu_by_pid(processes: list[psutil.Process]) -> dict[int, float]:
+    found = {}
     for process in processes:
         try:
             times = process.cpu_times()
         except psutil.Error:
-            continue  # a backend that ended during the run: its time is lost either way
-        total += times.user + times.system
-    return total
-
-
-def _postgres() -> list[psutil.Process]:
-    """The local PostgreSQL server's processes (postmaster and backends)."""
-    found = []
-    for process in psutil.process_iter(["name"]):
-        if process.info["name"] == "postgres" or (process.info["name"] or "").startswith(
-            "postgres:"
-        ):
-            found.append(process)
+            continue  # ended: whatever it used since the last reading is not counted
+        found[process.pid] = times.user + times.system
     return found
 
 
-class CpuMeter:
-    """CPU ms per request of the service (its process tree) and of the local database,
-    over one run; the database's backends are listed again at each reading."""
+def _spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two readings: a process read both times counts its difference,
+    one that began between them all it used."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
-    def __init__(self, service_pid: int) -> None:
+
+def _postmaster(database_url: str) -> psutil.Process | None:
+    """The PostgreSQL server of ``database_url`` when it runs on this machine (its data
+    directory's postmaster.pid names it), else None."""
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+        pid = int(Path(row[0], "postmaster.pid").read_text().split()[0])
+        return psutil.Process(pid)
+    except (psycopg.Error, OSError, ValueError, IndexError, psutil.Error):
+        return None
+
+
+class CpuMeter:
+    """CPU ms per request of the service (its process tree) and of its database server
+    (the postmaster and its backends, listed again at each reading), over one run."""
+
+    def __init__(self, service_pid: int, database_url: str) -> None:
         root = psutil.Process(service_pid)
         self.service = [root, *root.children(recursive=True)]
+        self.postmaster = _postmaster(database_url)
+
+    def _database(self) -> list[psutil.Process]:
+        if self.postmaster is None:
+            return []
+        return [self.postmaster, *self.postmaster.children()]
 
     def wrk(self, base: str, path: str, bodies: list[bytes], connections: int,
             seconds: int) -> dict:  # fmt: skip
-        """``wrk``'s result, with service_cpu and db_cpu: CPU ms per request answered."""
-        service_before = _cpu_seconds(self.service)
-        database = _postgres()
-        database_before = _cpu_seconds(database)
+        """``wrk``'s result, with service_cpu and db_cpu: CPU ms per request answered
+        (db_cpu None when the database runs elsewhere)."""
+        service_before = _cpu_by_pid(self.service)
+        database_before = _cpu_by_pid(self._database())
         result = wrk(base, path, bodies, connections, seconds)
         answered = result["rps"] * seconds
-        database = {p.pid: p for p in [*database, *_postgres()]}
-        result["service_cpu"] = 1000 * (_cpu_seconds(self.service) - service_before) / answered
-        result["db_cpu"] = (1000 * (_cpu_seconds(list(database.values())) - database_before)
-                            / answered) if database else None  # fmt: skip
+        service = _spent(service_before, _cpu_by_pid(self.service))
+        database = _spent(database_before, _cpu_by_pid(self._database()))
+        result["service_cpu"] = 1000 * service / answered
+        result["db_cpu"] = 1000 * database / answered if self.postmaster else None
         return result
 
 
@@ -118,12 +131,25 @@ def _rss_mb(pid: int) -> float:
 
 
 def server_pid(base: str) -> int:
-    """The pid of the ``ragsearch serve`` answering at ``base``."""
+    """The pid of the ``ragsearch serve`` answering at ``base`` (the process that listens,
+    or with several workers the one that started them)."""
     port = int(base.rsplit(":", 1)[1])
     for conn in psutil.net_connections("tcp"):
         if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN:
-            return psutil.Process(conn.pid).parent().pid if conn.pid else os.getpid()
+            process = psutil.Process(conn.pid)
+            while (parent := process.parent()) is not None and _serves(parent):
+                process = parent
+            return process.pid
     raise RuntimeError("service process not found")
+
+
+def _serves(process: psutil.Process) -> bool:
+    try:
+        command = process.cmdline()
+    except psutil.Error:
+        return False
+    return "serve" in command and any("app.cli" in part or "ragsearch" in part
+                                      for part in command)  # fmt: skip
 
 
 def _cpu(value: float | None) -> str:
@@ -140,7 +166,7 @@ def run_http(url: str, queries: np.ndarray, seconds: int, workers: int, soak: in
     with service(url, workers=workers, RAG_HNSW_EF_SEARCH=str(ef_search)) as base:
         wrk(base, WEIGHTED, weighted, 5, 2)  # warm-up
         wrk(base, PLAIN, plain, 5, 2)
-        meter = CpuMeter(server_pid(base))
+        meter = CpuMeter(server_pid(base), url)
         rows = []
         for connections in (1, 5, 20, 50):
             ours = meter.wrk(base, WEIGHTED, weighted, connections, seconds)

@@ -29,12 +29,20 @@ async def configure_connection(conn: AsyncConnection) -> None:
     await register_plan_types(conn)
 
 
+# TCP keepalives on a pooled connection (libpq's; ignored on a Unix socket): one whose
+# server vanished without closing it (a host lost, a moved address, an idle flow dropped
+# by a firewall) turns readable with an error within about a minute, where the system's
+# default waits two hours, so that it is found dead before it is lent.
+KEEPALIVES = {"keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
+
+
 def connection_kwargs(settings: Settings) -> dict[str, Any]:
     """How every pooled connection is opened: autocommit, with the statement timeout and
     jit off as startup options. Behind a transaction pooler (RAG_DB_TRANSACTION_POOLER)
     neither startup options nor server-side prepared statements survive from one
     transaction to the next: both are left out (set the timeout on the database role)."""
-    timeout = {"connect_timeout": CONNECT_TIMEOUT_S}  # a hung server: give up, retry later
+    timeout = {"connect_timeout": CONNECT_TIMEOUT_S,  # a hung server: give up, retry later
+               **KEEPALIVES}  # fmt: skip
     if settings.db_transaction_pooler:
         return {"autocommit": True, "prepare_threshold": None, **timeout}
     options = f"-c statement_timeout={settings.statement_timeout_ms} -c jit=off"
@@ -43,7 +51,8 @@ def connection_kwargs(settings: Settings) -> dict[str, Any]:
 
 def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
     """A fixed-size pool, opened by the caller (``await pool.open(wait=True)``); the
-    supervisor checks each connection it lends (app/db/supervisor.py)."""
+    supervisor asks a connection it lends only when the server has written to it
+    (app/db/supervisor.py)."""
     return AsyncConnectionPool(
         conninfo=url,
         min_size=settings.pool_size,

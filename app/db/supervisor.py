@@ -138,9 +138,11 @@ class DatabaseSupervisor:
     async def _lend(self) -> AsyncIterator[AsyncConnection]:
         """A pooled connection that answers. After a restart quicker than the watcher's
         check every connection in the pool is dead: the first dead one found has the pool
-        checked and refilled, and the request gets a fresh one. A dead connection has
-        input waiting (the server's goodbye, or EOF); only then is it asked (one empty
-        query), so a healthy lend costs no round trip."""
+        checked and refilled, and the request gets a fresh one. A connection the server
+        closed has input waiting (its goodbye, or EOF; one that died silently shows an
+        error once TCP keepalives give up on it); only then is it asked (one empty query),
+        so a healthy lend costs no round trip. A request whose connection is lost anyway
+        has the watcher check the pool."""
         assert self.pool is not None
         for attempt in range(2):
             async with self.pool.connection() as conn:
@@ -204,12 +206,17 @@ class DatabaseSupervisor:
             with suppress(TimeoutError):
                 async with asyncio.timeout(self.settings.db_check_interval):
                     await self._wake.wait()
+            alarmed = self._wake.is_set()
             self._wake.clear()
             if not await self._alive():
                 await self._recover()
                 checks = 0
             else:
                 await self._keep_presence()
+                if alarmed and self.pool is not None:
+                    # a request lost its connection while the server answers: others in
+                    # the pool may have died the same way (silently, with nothing to read)
+                    await self.pool.check()
 
     async def _repair_indexes(self) -> None:
         """Rebuild the HNSW indexes that are missing and that no one else is building."""
@@ -270,8 +277,12 @@ async def _answers(conn: AsyncConnection) -> bool:
 
 def _has_input(conn: AsyncConnection) -> bool:
     """The server wrote to this idle connection (a closed connection reads as EOF)."""
-    if conn.closed:
-        return True
-    poller = select.poll()  # not select.select: the socket's number may pass 1,024
-    poller.register(conn.pgconn.socket, select.POLLIN)
+    return conn.closed or readable(conn.pgconn.socket)
+
+
+def readable(fd: int) -> bool:
+    """Something to read, an error or a hang-up on ``fd``, without waiting (poll, not
+    select: a descriptor's number may pass 1,024)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
     return bool(poller.poll(0))

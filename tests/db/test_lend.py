@@ -1,9 +1,14 @@
-"""A pooled connection is lent without a round trip when it is healthy, and asked (then
-replaced) only when the server has written to it: a backend terminated under the pool."""
+"""A pooled connection is lent without a round trip when it is healthy, asked (then
+replaced) only when the server has written to it, and the pool is checked once a request
+has lost its connection all the same."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import resource
+import socket
+import time
 from collections.abc import Iterator
 
 import psycopg
@@ -11,8 +16,11 @@ import pytest
 
 import app.db.supervisor as supervisor_module
 from app.db.runtime import DatabaseRuntime
-from app.db.supervisor import DatabaseSupervisor
+from app.db.supervisor import DatabaseSupervisor, readable
+from app.errors import Unavailable
 from conftest import PgServer, settings_for_tests
+
+BACKEND = "SELECT pg_backend_pid()"
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +42,27 @@ def _counting_pings(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return pings
 
 
+def _terminate(url: str, backend: int) -> None:
+    """End a backend and wait until it is gone (its goodbye then sent)."""
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+        deadline = time.monotonic() + 10
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (backend,)).fetchone():
+            assert time.monotonic() < deadline, "the backend did not end"
+            time.sleep(0.02)
+
+
+async def _pid(conn: psycopg.AsyncConnection) -> int:
+    row = await (await conn.execute(BACKEND)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def _backend(supervisor: DatabaseSupervisor) -> int:
+    async with supervisor.connection() as conn:
+        return await _pid(conn)
+
+
 def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
     own_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -44,18 +73,10 @@ def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
         supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
         await supervisor.start()
         try:
-            backends = []
-            for _ in range(5):
-                async with supervisor.connection() as conn:
-                    backends.append((await (await conn.execute(
-                        "SELECT pg_backend_pid()")).fetchone())[0])  # fmt: skip
+            backends = [await _backend(supervisor) for _ in range(5)]
             healthy = len(pings)
-            with psycopg.connect(own_db, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", (backends[-1],))
-            await asyncio.sleep(0.2)  # the goodbye reaches the idle pooled connection
-            async with supervisor.connection() as conn:
-                backends.append((await (await conn.execute(
-                    "SELECT pg_backend_pid()")).fetchone())[0])  # fmt: skip
+            await asyncio.to_thread(_terminate, own_db, backends[-1])
+            backends.append(await _backend(supervisor))
             return backends, healthy
         finally:
             await supervisor.stop()
@@ -65,3 +86,53 @@ def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
     assert len(set(backends[:5])) == 1  # the one pooled connection, lent five times
     assert pings == [False], "the terminated connection was asked once and found dead"
     assert backends[5] != backends[4]
+
+
+def test_a_lost_connection_has_the_watcher_check_the_pool(
+    own_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pings = _counting_pings(monkeypatch)
+    settings = settings_for_tests(database_url=own_db, migrate_on_start=False, pool_size=2)
+
+    async def run() -> tuple[bool, int, int]:
+        supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
+        await supervisor.start()
+        assert supervisor.pool is not None
+        try:
+            async with supervisor.connection() as one, supervisor.connection() as other:
+                pooled = {await _pid(one), await _pid(other)}
+            lost = False
+            try:  # one connection ends under its request; the other, idle, ends too
+                async with supervisor.connection() as conn:
+                    (idle,) = pooled - {await _pid(conn)}
+                    await asyncio.to_thread(_terminate, own_db, idle)
+                    await conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+            except Unavailable:
+                lost = True
+            deadline = time.monotonic() + 10
+            while supervisor.pool.get_stats().get("connections_lost", 0) < 1:
+                assert time.monotonic() < deadline, "the pool was not checked"
+                await asyncio.sleep(0.02)
+            return lost, len(pings), await _backend(supervisor)
+        finally:
+            await supervisor.stop()
+
+    lost, pinged, _ = asyncio.run(run())
+    assert lost, "the request whose connection ended got a 503"
+    assert pinged == 0, "the dead idle connection was found by the pool's check, not a lend"
+
+
+def test_a_descriptor_past_1024_is_polled() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1600:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    left, right = socket.socketpair()
+    high = os.dup2(left.fileno(), 1500)
+    try:
+        assert not readable(high)
+        right.send(b"x")
+        assert readable(high)
+    finally:
+        os.close(high)
+        left.close()
+        right.close()
