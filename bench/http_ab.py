@@ -1,0 +1,122 @@
+"""Two checkouts' services side by side: the same requests against each, alternated.
+
+    python bench/http_ab.py /path/to/before /path/to/after --rounds 5 --connections 20
+
+Each checkout (a clone or worktree with its own .venv) serves the search_bench corpus
+database (bench/data, built if missing) on a port of its own, one worker each, the
+schema left as it is (RAG_MIGRATE_ON_START=false: both must read the same one). Round
+after round, each service in turn (the order flipped every round) answers wrk runs of
+the plain-ANN endpoint and of the weighted search (0.5/0.3/0.2) at one concurrency;
+bench/http_load.py measures requests/s and the CPU per request of the service and of the
+database. The table gives each checkout's median over the rounds, and every round's
+requests/s, so that the machine's noise shows beside the difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import corpus_database, free_port, print_table, server
+from bench.corpus import CorpusSpec, query_vectors
+from bench.http_load import PLAIN, WEIGHTED, CpuMeter, wrk
+
+MIX = (0.5, 0.3, 0.2)
+
+
+@contextmanager
+def serving(checkout: Path, database_url: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
+    env.update({"DATABASE_URL": database_url, "RAG_PORT": str(port), "RAG_WORKERS": "1",
+                "RAG_LOG_LEVEL": "warning", "RAG_MIGRATE_ON_START": "false"})  # fmt: skip
+    process = subprocess.Popen([str(checkout / ".venv/bin/python"), "-m", "app.cli", "serve"],
+                               env=env, cwd=checkout)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit(f"{checkout}: the service did not start")
+            time.sleep(0.2)
+        yield process, base
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("checkouts", nargs=2, type=Path)
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=384)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--connections", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=8)
+    args = parser.parse_args()
+    spec = CorpusSpec(args.n, args.dims)
+    queries = query_vectors(spec, 200)
+    bodies = {
+        PLAIN: [json.dumps({"query_embedding": q.tolist(), "top_k": 10}).encode()
+                for q in queries],
+        WEIGHTED: [json.dumps({"embedding": q.tolist(), "k": 10, "w_cos": MIX[0],
+                               "w_rec": MIX[1], "w_sig": MIX[2]}).encode() for q in queries],
+    }  # fmt: skip
+    with server() as admin:
+        url = corpus_database(admin, spec)
+        with serving(args.checkouts[0], url) as first, serving(args.checkouts[1], url) as second:
+            runs = compare([first, second], url, bodies, args)
+    report(args.checkouts, runs)
+
+
+def compare(services: list[tuple[subprocess.Popen, str]], url: str,
+            bodies: dict[str, list[bytes]], args: argparse.Namespace) -> list[dict]:  # fmt: skip
+    meters = [CpuMeter(process.pid, url) for process, _ in services]
+    for _, base in services:  # warm-up
+        for path, posted in bodies.items():
+            wrk(base, path, posted, 5, 2)
+    runs: list[dict] = [{PLAIN: [], WEIGHTED: []} for _ in services]
+    for number in range(args.rounds):
+        order = range(len(services)) if number % 2 == 0 else reversed(range(len(services)))
+        for i in order:
+            for path, posted in bodies.items():
+                runs[i][path].append(meters[i].wrk(services[i][1], path, posted,
+                                                   args.connections, args.seconds))  # fmt: skip
+        print(f"round {number + 1} of {args.rounds} done", flush=True)
+    return runs
+
+
+def report(checkouts: list[Path], runs: list[dict]) -> None:
+    rows = []
+    for checkout, found in zip(checkouts, runs, strict=True):
+        row: list[object] = [str(checkout)]
+        for path in (PLAIN, WEIGHTED):
+            row += [statistics.median(r["rps"] for r in found[path]),
+                    statistics.median(r["service_cpu"] for r in found[path]),
+                    " ".join(f"{r['rps']:.0f}" for r in found[path])]  # fmt: skip
+        rows.append(row)
+    print_table(["checkout", "ANN req/s", "ANN service ms/req", "ANN runs",
+                 "weighted req/s", "weighted service ms/req", "weighted runs"], rows)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
