@@ -135,6 +135,24 @@ class ServiceProcess:
             return self.process.wait(timeout)
 
 
+# Every service start_service ran, so that one a test started and left running (its
+# assertion failed before it stopped it) is stopped when the test ends.
+STARTED: list[ServiceProcess] = []
+
+
+@pytest.fixture(autouse=True)
+def _stop_the_services_a_test_left() -> Iterator[None]:
+    """Stop the services started during the test (in its body, or by its function-scoped
+    fixtures) that still run once it is over; wider fixtures' services are set up before
+    this fixture and kept."""
+    before = len(STARTED)
+    yield
+    for service in STARTED[before:]:
+        if service.process is not None and service.process.poll() is None:
+            service.stop()
+    del STARTED[before:]
+
+
 def start_service(env_overrides: dict[str, str], timeout: float = 90) -> ServiceProcess:
     """Run ``ragsearch serve`` as a real process and wait until /readyz says ready."""
     port = free_port()
@@ -149,6 +167,7 @@ def start_service(env_overrides: dict[str, str], timeout: float = 90) -> Service
             [sys.executable, "-m", "app.cli", "serve"], env=env, stdout=log_file, stderr=log_file
         )
     service = ServiceProcess(f"http://127.0.0.1:{port}", process, log_path)
+    STARTED.append(service)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
