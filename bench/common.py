@@ -136,15 +136,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def service(database_url: str, workers: int = 1, **env: str) -> Iterator[str]:
-    """``ragsearch serve`` on a free port against ``database_url``; yields its base URL."""
+def service(
+    database_url: str, workers: int = 1, checkout: Path | None = None, **env: str
+) -> Iterator[str]:
+    """``ragsearch serve`` on a free port against ``database_url``; yields its base URL.
+    From ``checkout`` (another clone with its own .venv) when given, else this one."""
     port = free_port()
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
     environment.update(
         {"DATABASE_URL": database_url, "RAG_PORT": str(port), "RAG_LOG_LEVEL": "warning",
          "RAG_WORKERS": str(workers), **env}
     )  # fmt: skip
-    process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=environment)
+    python = str(checkout / ".venv" / "bin" / "python") if checkout else sys.executable
+    process = subprocess.Popen([python, "-m", "app.cli", "serve"], env=environment, cwd=checkout)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):

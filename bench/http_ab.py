@@ -3,63 +3,31 @@
     python bench/http_ab.py /path/to/before /path/to/after --rounds 5 --connections 20
 
 Each checkout (a clone or worktree with its own .venv) serves the search_bench corpus
-database (bench/data, built if missing) on a port of its own, one worker each, the
-schema left as it is (RAG_MIGRATE_ON_START=false: both must read the same one). Round
-after round, each service in turn (the order flipped every round) answers wrk runs of
-the plain-ANN endpoint and of the weighted search (0.5/0.3/0.2) at one concurrency;
-bench/http_load.py measures requests/s and the CPU per request of the service and of the
-database. The table gives each checkout's median over the rounds, and every round's
-requests/s, so that the machine's noise shows beside the difference.
+database (bench/data, built if missing) on a port of its own (bench/common.py's
+``service``), one worker each, the schema left as it is (RAG_MIGRATE_ON_START=false:
+both must read the same one). Round after round, each service in turn (the order
+flipped every round) answers wrk runs of the plain-ANN endpoint and of the weighted
+search (0.5/0.3/0.2) at one concurrency; bench/http_load.py measures requests/s and the
+CPU per request of the service and of the database. The table gives each checkout's
+median over the rounds, and every round's requests/s, so that the machine's noise shows
+beside the difference.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-
-import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import corpus_database, free_port, print_table, server
+from bench.common import corpus_database, print_table, server, service
 from bench.corpus import CorpusSpec, query_vectors
-from bench.http_load import PLAIN, WEIGHTED, CpuMeter, wrk
+from bench.http_load import PLAIN, WEIGHTED, CpuMeter, server_pid, wrk
 
 MIX = (0.5, 0.3, 0.2)
-
-
-@contextmanager
-def serving(checkout: Path, database_url: str) -> Iterator[tuple[subprocess.Popen, str]]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
-    env.update({"DATABASE_URL": database_url, "RAG_PORT": str(port), "RAG_WORKERS": "1",
-                "RAG_LOG_LEVEL": "warning", "RAG_MIGRATE_ON_START": "false"})  # fmt: skip
-    process = subprocess.Popen([str(checkout / ".venv/bin/python"), "-m", "app.cli", "serve"],
-                               env=env, cwd=checkout)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise SystemExit(f"{checkout}: the service did not start")
-            time.sleep(0.2)
-        yield process, base
-    finally:
-        process.terminate()
-        process.wait()
 
 
 def main() -> None:
@@ -83,23 +51,26 @@ def main() -> None:
     }  # fmt: skip
     with server() as admin:
         url = corpus_database(admin, spec)
-        with serving(args.checkouts[0], url) as first, serving(args.checkouts[1], url) as second:
+        with (
+            service(url, checkout=args.checkouts[0], RAG_MIGRATE_ON_START="false") as first,
+            service(url, checkout=args.checkouts[1], RAG_MIGRATE_ON_START="false") as second,
+        ):
             runs = compare([first, second], url, bodies, args)
     report(args.checkouts, runs)
 
 
-def compare(services: list[tuple[subprocess.Popen, str]], url: str,
-            bodies: dict[str, list[bytes]], args: argparse.Namespace) -> list[dict]:  # fmt: skip
-    meters = [CpuMeter(process.pid, url) for process, _ in services]
-    for _, base in services:  # warm-up
+def compare(bases: list[str], url: str, bodies: dict[str, list[bytes]],
+            args: argparse.Namespace) -> list[dict]:  # fmt: skip
+    meters = [CpuMeter(server_pid(base), url) for base in bases]
+    for base in bases:  # warm-up
         for path, posted in bodies.items():
             wrk(base, path, posted, 5, 2)
-    runs: list[dict] = [{PLAIN: [], WEIGHTED: []} for _ in services]
+    runs: list[dict] = [{PLAIN: [], WEIGHTED: []} for _ in bases]
     for number in range(args.rounds):
-        order = range(len(services)) if number % 2 == 0 else reversed(range(len(services)))
+        order = range(len(bases)) if number % 2 == 0 else reversed(range(len(bases)))
         for i in order:
             for path, posted in bodies.items():
-                runs[i][path].append(meters[i].wrk(services[i][1], path, posted,
+                runs[i][path].append(meters[i].wrk(bases[i], path, posted,
                                                    args.connections, args.seconds))  # fmt: skip
         print(f"round {number + 1} of {args.rounds} done", flush=True)
     return runs
