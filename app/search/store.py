@@ -62,19 +62,25 @@ async def _one(conn: AsyncConnection, statement: str, arguments: dict[str, Any])
     return row[0]
 
 
-async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
-    """One call of the ranking function."""
-    result = await _one(
-        conn, queries("search").topk, {"collection_id": plan.collection_id, "plan": plan.sql()}
-    )
-    return Ranking(rows=result["rows"], meta=result["meta"])
-
-
-# What a statement over the parts may meet on Citus while a shard group moves (a copy of
-# the search functions or a shard switched under it): asked again part by part, each call
-# routed on its own as a whole collection's search is.
+# What a search statement may meet on Citus while a shard group moves (a copy of the
+# search functions or a shard switched under it): a collection's ranking is asked once
+# more; a statement over a split collection's parts is asked again part by part, each
+# call routed on its own as a whole collection's search is.
 MOVED_UNDER = (psycopg.errors.InternalError_, psycopg.errors.UndefinedFunction,
                psycopg.errors.UndefinedTable)  # fmt: skip
+
+
+async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
+    """One call of the ranking function; asked once more when it meets a function or
+    shard moved from under it (MOVED_UNDER: a search is only read, the second call is
+    planned afresh)."""
+    arguments = {"collection_id": plan.collection_id, "plan": plan.sql()}
+    try:
+        result = await _one(conn, queries("search").topk, arguments)
+    except MOVED_UNDER as error:
+        log.warning("search asked again after: %s", error)
+        result = await _one(conn, queries("search").topk, arguments)
+    return Ranking(rows=result["rows"], meta=result["meta"])
 
 
 async def by_part(
