@@ -16,7 +16,6 @@ beside the difference.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import corpus_database, print_table, server, service
 from bench.corpus import CorpusSpec, query_vectors
-from bench.http_load import PLAIN, WEIGHTED, CpuMeter, server_pid, wrk
+from bench.http_load import PLAIN, WEIGHTED, CpuMeter, request_bodies, server_pid, wrk
 
 MIX = (0.5, 0.3, 0.2)
 
@@ -42,13 +41,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=8)
     args = parser.parse_args()
     spec = CorpusSpec(args.n, args.dims)
-    queries = query_vectors(spec, 200)
-    bodies = {
-        PLAIN: [json.dumps({"query_embedding": q.tolist(), "top_k": 10}).encode()
-                for q in queries],
-        WEIGHTED: [json.dumps({"embedding": q.tolist(), "k": 10, "w_cos": MIX[0],
-                               "w_rec": MIX[1], "w_sig": MIX[2]}).encode() for q in queries],
-    }  # fmt: skip
+    bodies = request_bodies(query_vectors(spec, 200), MIX)
     with server() as admin:
         url = corpus_database(admin, spec)
         with (

@@ -156,13 +156,23 @@ def _cpu(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def request_bodies(queries: np.ndarray, mix: tuple[float, float, float]) -> dict[str, list[bytes]]:
+    """One body per query for each endpoint: the weighted search's (``mix``), under
+    WEIGHTED, and the plain-ANN endpoint's, under PLAIN."""
+    return {
+        WEIGHTED: [json.dumps({"embedding": q.tolist(), "k": K, "w_cos": mix[0],
+                               "w_rec": mix[1], "w_sig": mix[2]}).encode() for q in queries],
+        PLAIN: [json.dumps({"query_embedding": q.tolist(), "top_k": K}).encode()
+                for q in queries],
+    }  # fmt: skip
+
+
 def run_http(url: str, queries: np.ndarray, seconds: int, workers: int, soak: int,
              ef_search: int, mix: tuple[float, float, float]) -> None:  # fmt: skip
     if shutil.which("wrk") is None:
         sys.exit("HTTP mode needs wrk: apt-get install wrk")
-    weighted = [json.dumps({"embedding": q.tolist(), "k": K, "w_cos": mix[0], "w_rec": mix[1],
-                            "w_sig": mix[2]}).encode() for q in queries]  # fmt: skip
-    plain = [json.dumps({"query_embedding": q.tolist(), "top_k": K}).encode() for q in queries]
+    bodies = request_bodies(queries, mix)
+    weighted, plain = bodies[WEIGHTED], bodies[PLAIN]
     with service(url, workers=workers, RAG_HNSW_EF_SEARCH=str(ef_search)) as base:
         wrk(base, WEIGHTED, weighted, 5, 2)  # warm-up
         wrk(base, PLAIN, plain, 5, 2)

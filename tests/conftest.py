@@ -204,15 +204,23 @@ def service(request: pytest.FixtureRequest, db_url: str) -> Iterator[ServiceProc
 
 
 @contextmanager
-def service_on_own_database(pg: PgServer, env: dict[str, str]) -> Iterator[ServiceProcess]:
-    """A ``ragsearch serve`` process on a fresh migrated database, both gone afterwards."""
+def service_and_database(pg: PgServer, env: dict[str, str]) -> Iterator[tuple[ServiceProcess, str]]:
+    """A ``ragsearch serve`` process on a fresh migrated database, and the database's URL
+    (for a test that also reads or changes it directly); both gone afterwards."""
     url = pg.create_database()
     service = start_service({"DATABASE_URL": url, **env})
     try:
-        yield service
+        yield service, url
     finally:
         service.stop()
         pg.drop_database(url)
+
+
+@contextmanager
+def service_on_own_database(pg: PgServer, env: dict[str, str]) -> Iterator[ServiceProcess]:
+    """A ``ragsearch serve`` process on a fresh migrated database, both gone afterwards."""
+    with service_and_database(pg, env) as (service, _):
+        yield service
 
 
 @pytest.fixture(scope="module")

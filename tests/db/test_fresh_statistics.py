@@ -11,7 +11,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from conftest import PgServer, ServiceProcess, start_service
+from conftest import PgServer, ServiceProcess, service_and_database
 from helpers import assert_exact_topk, brute_force, call_topk, random_corpus, store_corpus, until
 
 SPACES = {"default": 384}
@@ -107,14 +107,9 @@ def test_a_second_session_does_not_queue_behind_a_refresh(db_url, conn):
 
 @pytest.fixture(scope="module")
 def writer(pg: PgServer, template_db: str) -> Iterator[tuple[ServiceProcess, str]]:
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_ANALYZE_MIN_CHANGE": "20",
-                             "RAG_DEFAULT_DIMS": "384"})  # fmt: skip
-    try:
-        yield service, url
-    finally:
-        service.stop()
-        pg.drop_database(url)
+    with service_and_database(pg, {"RAG_ANALYZE_MIN_CHANGE": "20",
+                                   "RAG_DEFAULT_DIMS": "384"}) as served:  # fmt: skip
+        yield served
 
 
 def test_the_service_analyzes_a_collection_loaded_through_the_api(writer):

@@ -9,7 +9,6 @@ import os
 import resource
 import socket
 import time
-from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -18,16 +17,10 @@ import app.db.supervisor as supervisor_module
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor, readable
 from app.errors import Unavailable
-from conftest import PgServer, settings_for_tests
+from conftest import settings_for_tests
+from helpers import until
 
 BACKEND = "SELECT pg_backend_pid()"
-
-
-@pytest.fixture(scope="module")
-def own_db(pg: PgServer, template_db: str) -> Iterator[str]:
-    url = pg.create_database()
-    yield url
-    pg.drop_database(url)
 
 
 def _counting_pings(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
@@ -46,10 +39,9 @@ def _terminate(url: str, backend: int) -> None:
     """End a backend and wait until it is gone (its goodbye then sent)."""
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
-        deadline = time.monotonic() + 10
-        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (backend,)).fetchone():
-            assert time.monotonic() < deadline, "the backend did not end"
-            time.sleep(0.02)
+        gone = "SELECT 1 FROM pg_stat_activity WHERE pid = %s"
+        until(lambda: admin.execute(gone, (backend,)).fetchone() is None, 10,
+              "the terminated backend to end", pause=0.02)  # fmt: skip
 
 
 async def _pid(conn: psycopg.AsyncConnection) -> int:
@@ -64,10 +56,10 @@ async def _backend(supervisor: DatabaseSupervisor) -> int:
 
 
 def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
-    own_db: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pings = _counting_pings(monkeypatch)
-    settings = settings_for_tests(database_url=own_db, migrate_on_start=False, pool_size=1)
+    settings = settings_for_tests(database_url=db_url, migrate_on_start=False, pool_size=1)
 
     async def run() -> tuple[list[int], int]:
         supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
@@ -75,7 +67,7 @@ def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
         try:
             backends = [await _backend(supervisor) for _ in range(5)]
             healthy = len(pings)
-            await asyncio.to_thread(_terminate, own_db, backends[-1])
+            await asyncio.to_thread(_terminate, db_url, backends[-1])
             backends.append(await _backend(supervisor))
             return backends, healthy
         finally:
@@ -89,10 +81,10 @@ def test_a_healthy_lend_asks_nothing_and_a_terminated_backend_is_replaced(
 
 
 def test_a_lost_connection_has_the_watcher_check_the_pool(
-    own_db: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pings = _counting_pings(monkeypatch)
-    settings = settings_for_tests(database_url=own_db, migrate_on_start=False, pool_size=2)
+    settings = settings_for_tests(database_url=db_url, migrate_on_start=False, pool_size=2)
 
     async def run() -> tuple[bool, int, int]:
         supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
@@ -105,7 +97,7 @@ def test_a_lost_connection_has_the_watcher_check_the_pool(
             try:  # one connection ends under its request; the other, idle, ends too
                 async with supervisor.connection() as conn:
                     (idle,) = pooled - {await _pid(conn)}
-                    await asyncio.to_thread(_terminate, own_db, idle)
+                    await asyncio.to_thread(_terminate, db_url, idle)
                     await conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
             except Unavailable:
                 lost = True

@@ -10,7 +10,7 @@ import httpx
 import psycopg
 import pytest
 
-from conftest import WRITE_KEY, PgServer, ServiceProcess, start_service
+from conftest import WRITE_KEY, PgServer, ServiceProcess, service_and_database
 
 DIMS = 384
 FAIL_ONCE = """
@@ -33,13 +33,8 @@ def _vector(seed: int) -> list[float]:
 
 @pytest.fixture
 def served(pg: PgServer, template_db: str) -> Iterator[tuple[ServiceProcess, str]]:
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY})
-    try:
-        yield service, url
-    finally:
-        service.stop()
-        pg.drop_database(url)
+    with service_and_database(pg, {"RAG_API_KEYS": WRITE_KEY}) as served:
+        yield served
 
 
 def test_a_ranking_that_meets_a_moved_function_is_asked_again(served):
