@@ -58,6 +58,7 @@ class DatabaseSupervisor:
         self.last_error = ""
         self.outages = 0
         self.alarms = 0  # failures requests reported (each wakes the watcher)
+        self._lost = False  # a request lost its connection since the watcher last ran
         self._outage: asyncio.Future[None] | None = None  # done once the database is down
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -106,9 +107,12 @@ class DatabaseSupervisor:
                 self._outage.set_result(None)
         return self._outage
 
-    def notice_failure(self) -> None:
-        """A request saw its connection fail: check the database now."""
+    def notice_failure(self, lost_connection: bool = False) -> None:
+        """A request saw the database fail it (a lost connection, or no connection in
+        time): check the database now, and the pool's idle connections after a lost one
+        (a busy pool is not a reason to ask each idle connection)."""
         self.alarms += 1
+        self._lost = self._lost or lost_connection
         self._wake.set()
 
     @asynccontextmanager
@@ -127,7 +131,7 @@ class DatabaseSupervisor:
                 raise from_database_error(error) from error  # the connection is fine
             if unreachable_worker(error) is not None:
                 raise from_database_error(error) from error  # a worker, not the coordinator
-            self.notice_failure()
+            self.notice_failure(lost_connection=True)
             raise Unavailable(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()
             ) from error
@@ -206,14 +210,14 @@ class DatabaseSupervisor:
             with suppress(TimeoutError):
                 async with asyncio.timeout(self.settings.db_check_interval):
                     await self._wake.wait()
-            alarmed = self._wake.is_set()
+            lost, self._lost = self._lost, False
             self._wake.clear()
             if not await self._alive():
                 await self._recover()
                 checks = 0
             else:
                 await self._keep_presence()
-                if alarmed and self.pool is not None:
+                if lost and self.pool is not None:
                     # a request lost its connection while the server answers: others in
                     # the pool may have died the same way (silently, with nothing to read)
                     await self.pool.check()

@@ -1,6 +1,7 @@
 """A pooled connection is lent without a round trip when it is healthy, asked (then
 replaced) only when the server has written to it, and the pool is checked once a request
-has lost its connection all the same."""
+has lost its connection all the same (not after a pool timeout: a busy pool is no sign of
+dead connections)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 import app.db.supervisor as supervisor_module
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor, readable
-from app.errors import Unavailable
+from app.errors import RagError, Unavailable
 from conftest import settings_for_tests
 from helpers import until
 
@@ -131,3 +132,45 @@ def test_a_descriptor_past_1024_is_polled() -> None:
         os.close(high)
         left.close()
         right.close()
+
+
+def test_a_pool_timeout_wakes_the_watcher_without_checking_the_pool(db_url: str) -> None:
+    settings = settings_for_tests(database_url=db_url, migrate_on_start=False, pool_size=1,
+                                  pool_timeout=0.2, db_check_interval=30)  # fmt: skip
+
+    async def run() -> tuple[int, int, bool]:
+        supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
+        await supervisor.start()
+        assert supervisor.pool is not None
+        checks: list[None] = []
+        alive = supervisor._alive
+        watched: list[bool] = []
+
+        async def counted_check() -> None:
+            checks.append(None)
+
+        async def counted_alive() -> bool:
+            watched.append(await alive())
+            return watched[-1]
+
+        supervisor.pool.check = counted_check  # type: ignore[method-assign]
+        supervisor._alive = counted_alive  # type: ignore[method-assign]
+        try:
+            timed_out = False
+            async with supervisor.connection():
+                try:  # the only connection is lent: the next request waits, then fails
+                    async with supervisor.connection():
+                        pass
+                except RagError:
+                    timed_out = True
+            deadline = time.monotonic() + 10
+            while not watched:
+                assert time.monotonic() < deadline, "the alarm did not wake the watcher"
+                await asyncio.sleep(0.02)
+            return supervisor.alarms, len(checks), timed_out
+        finally:
+            await supervisor.stop()
+
+    alarms, checks, timed_out = asyncio.run(run())
+    assert timed_out and alarms == 1
+    assert checks == 0, "a pool timeout had the pool's idle connections asked"
