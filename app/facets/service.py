@@ -30,6 +30,7 @@ from app.search.plan import (
     query_classification,
     weighing_spaces,
 )
+from app.search.store import read_one
 from app.settings import Settings
 from app.vectors import SpaceValue, stand_in
 
@@ -73,19 +74,15 @@ async def count_facets(
     async def count_part(collection_id: int, limit: int, max_chunks: int) -> dict[str, Any]:
         found = sql_filter(collection_id, request.given_filters())
         plan = keywords.for_part(collection_id, None) if keywords else None
-        cursor = await conn.execute(
-            queries("facets").facets,
+        part: dict[str, Any] = await read_one(
+            conn, queries("facets").facets,
             {"collection_id": collection_id, "filter": found, "filtered": found.filtered,
              "keywords": plan.sql() if plan else None,
              "kinds": [field.kind.kind for field in fields],
              "paths": [str(field.path) if field.path else None for field in fields],
              "collections": sorted(readable) if readable is not None else None,
              "limit": limit, "max_chunks": max_chunks},
-            prepare=True,
         )  # fmt: skip
-        row = await cursor.fetchone()
-        assert row is not None
-        part: dict[str, Any] = row[0]
         return part
 
     if context.parts:

@@ -55,31 +55,36 @@ class Ranking:
     meta: dict[str, Any]
 
 
-async def _one(conn: AsyncConnection, statement: str, arguments: dict[str, Any]) -> Any:
+# What a search statement may meet on Citus while a shard group moves (a copy of the
+# search functions or a shard switched under it): a read of one collection is asked once
+# more (read_one); a statement over a split collection's parts is asked again part by
+# part, each call routed on its own as a whole collection's read is.
+MOVED_UNDER = (psycopg.errors.InternalError_, psycopg.errors.UndefinedFunction,
+               psycopg.errors.UndefinedTable)  # fmt: skip
+
+
+async def read_one(conn: AsyncConnection, statement: str, arguments: dict[str, Any]) -> Any:
+    """The value a read-only statement returns (its first row's first column); asked once
+    more when it meets a function or shard moved from under it (MOVED_UNDER: the second
+    call is planned afresh, and a read can be repeated)."""
+    try:
+        return await _first_value(conn, statement, arguments)
+    except MOVED_UNDER as error:
+        log.warning("read asked again after: %s", error)
+        return await _first_value(conn, statement, arguments)
+
+
+async def _first_value(conn: AsyncConnection, statement: str, arguments: dict[str, Any]) -> Any:
     cursor = await conn.execute(statement, arguments, prepare=True)
     row = await cursor.fetchone()
     assert row is not None
     return row[0]
 
 
-# What a search statement may meet on Citus while a shard group moves (a copy of the
-# search functions or a shard switched under it): a collection's ranking is asked once
-# more; a statement over a split collection's parts is asked again part by part, each
-# call routed on its own as a whole collection's search is.
-MOVED_UNDER = (psycopg.errors.InternalError_, psycopg.errors.UndefinedFunction,
-               psycopg.errors.UndefinedTable)  # fmt: skip
-
-
 async def rank(conn: AsyncConnection, plan: SearchPlan) -> Ranking:
-    """One call of the ranking function; asked once more when it meets a function or
-    shard moved from under it (MOVED_UNDER: a search is only read, the second call is
-    planned afresh)."""
+    """One call of the ranking function."""
     arguments = {"collection_id": plan.collection_id, "plan": plan.sql()}
-    try:
-        result = await _one(conn, queries("search").topk, arguments)
-    except MOVED_UNDER as error:
-        log.warning("search asked again after: %s", error)
-        result = await _one(conn, queries("search").topk, arguments)
+    result = await read_one(conn, queries("search").topk, arguments)
     return Ranking(rows=result["rows"], meta=result["meta"])
 
 
@@ -97,7 +102,7 @@ async def by_part(
         found: dict[int, Any] = dict(await cursor.fetchall())
     except MOVED_UNDER as error:
         log.warning("split search asked part by part after: %s", error)
-        return [await _one(conn, getattr(q, name + "_one"), {**arguments, "part": part})
+        return [await read_one(conn, getattr(q, name + "_one"), {**arguments, "part": part})
                 for part in parts]  # fmt: skip
     return [found[part] for part in parts]
 
@@ -115,7 +120,7 @@ async def explain_detail(
     conn: AsyncConnection, plan: SearchPlan, chunk_id: str, conditions: list[Condition]
 ) -> dict[str, Any]:
     """One chunk under the plan's scoring: its components, failed filters and rank."""
-    detail: dict[str, Any] = await _one(
+    detail: dict[str, Any] = await read_one(
         conn,
         queries("search").explain,
         {"collection_id": plan.collection_id, "plan": plan.sql(), "chunk_id": chunk_id,
@@ -126,7 +131,7 @@ async def explain_detail(
 
 async def outranking(conn: AsyncConnection, plan: SearchPlan, score: float, chunk_id: str) -> int:
     """How many chunks of the plan's collection outrank ``score`` (of chunk ``chunk_id``)."""
-    count: int = await _one(
+    count: int = await read_one(
         conn,
         queries("search").outranking,
         {"collection_id": plan.collection_id, "plan": plan.sql(), "score": score,
@@ -139,7 +144,7 @@ async def space_topk(
     conn: AsyncConnection, plan: SearchPlan, min_similarity: float | None
 ) -> dict[str, Any]:
     """The nearest chunks of the plan's one space."""
-    result: dict[str, Any] = await _one(
+    result: dict[str, Any] = await read_one(
         conn,
         queries("search").space_topk,
         {"collection_id": plan.collection_id, "plan": plan.sql(),
