@@ -67,6 +67,7 @@ def apply_functions(conn: Any, distributed: bool = False) -> None:
     conn.execute(queries("meta").load_vector_library)
     for _name, text in function_scripts():
         conn.execute(text)
+    conn.execute(queries("meta").ensure_sample_indexes)  # spaces registered before it
     conn.execute(queries("meta").record_functions, (functions_digest(),))
 
 

@@ -48,6 +48,10 @@ class EngineKnobs:
     walk_cost: float = 4.0
     # each ranking's depth under fusion rrf
     rrf_window: int = 100
+    # a threshold search checks the walks it trusts against the collection's sample
+    # before it closes (sql/functions/candidates.sql api.walk_missed); off only to measure
+    # what the check catches
+    walk_check: bool = True
 
 
 DEFAULT_KNOBS = EngineKnobs()

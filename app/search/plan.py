@@ -162,6 +162,7 @@ class SearchPlan:
             region_ratio=self.knobs.region_ratio, region_limit=self.knobs.region_limit,
             max_depth=self.knobs.max_depth, lex_limit=self.knobs.lex_limit,
             sample_rows=self.knobs.sample_rows, walk_cost=self.knobs.walk_cost,
+            walk_check=self.knobs.walk_check,
             row_from=self.rows_from, rec_function=self.recency.function,
             fusion=request.fusion, strategy="scan" if request.exact else self.knobs.strategy,
             space_ids=[s.id for s in self.spaces], space_names=list(self.space_names),

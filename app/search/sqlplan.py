@@ -55,6 +55,7 @@ class SqlPlan:
     lex_limit: Annotated[int, "integer"]
     sample_rows: Annotated[int, "integer"]
     walk_cost: Annotated[float, "float8"]
+    walk_check: Annotated[bool, "boolean"]
     row_from: Annotated[int, "integer"]  # response rows from this rank on (0-based)
     rec_function: Annotated[str, "text"]  # a decay of app/recency.py
     fusion: Annotated[str, "text"]  # weighted | rrf

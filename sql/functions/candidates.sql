@@ -288,3 +288,43 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- The check of the walks a closing threshold search trusts (p_approximate: the spaces
+-- whose index order its bound relied on; p_bounds: each one's bound): each dense one's
+-- sample (api.space_sample) scored exactly. missed: a sampled chunk the walk did not
+-- return is more similar than the walk's bound, so the bound is wrong (the walk passed
+-- chunks over) and the search must not close on it. p_walked: what the only weighted
+-- space's walk returned over all rounds (p_single); the other streams' reads are this
+-- round's (p_known_*: read again at each depth). described: for the round's record.
+CREATE FUNCTION api.walk_missed(
+    p api.search_plan, p_bounds float8[], p_approximate text[], p_single integer,
+    p_walked bigint[], p_known_spaces integer[], p_known_ids bigint[],
+    OUT missed boolean, OUT described jsonb
+)
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_sample record;
+    v_sampled integer := 0;
+    v_beyond integer := 0;
+    v_best float8;
+BEGIN
+    FOR i IN 1 .. cardinality(p.space_ids) LOOP
+        CONTINUE WHEN p.space_weights[i] = 0 OR p.space_kinds[i] <> 'dense'
+                      OR p_bounds[i] IS NULL OR NOT p.space_names[i] = ANY (p_approximate);
+        v_sample := api.space_sample(
+            p.space_ids[i], p, i,
+            CASE WHEN i = p_single THEN p_walked
+                 ELSE ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
+                            WHERE k.space = i) END,
+            greatest(p_bounds[i], 0));  -- as api.sem_bound counts it
+        v_sampled := v_sampled + v_sample.sampled;
+        v_beyond := v_beyond + v_sample.beyond;
+        v_best := greatest(v_best, v_sample.best);
+    END LOOP;
+    missed := v_beyond > 0;
+    described := jsonb_build_object('sampled', v_sampled, 'sampled_beyond_bound', v_beyond)
+                 || CASE WHEN missed THEN jsonb_build_object('sampled_best', v_best)
+                         ELSE '{}' END;
+END
+$$;

@@ -86,7 +86,8 @@ BEGIN
             ELSE
                 v_strategy := 'scan';  -- the bound did not close within its budget
                 v_fell_back := true;
-                v_reason := 'the threshold bound did not close within its budget';
+                v_reason := coalesce(v_found.unclosed,
+                                     'the threshold bound did not close within its budget');
             END IF;
         END IF;
         IF v_strategy = 'scan' THEN

@@ -106,6 +106,7 @@ BEGIN
     UPDATE rag.spaces
     SET dims = p_dims, embedder = p_embedder, embedder_next = NULL, model = p_model
     WHERE id = p_space_id;
+    PERFORM api.ensure_sample_indexes();  -- the old one went with the old table
     PERFORM api.create_space_functions(p_space_id);
     PERFORM api.routing_changed();
 END

@@ -41,15 +41,19 @@
 -- region read, and scored where it is read); the first round also seeds_ms.
 --
 -- The result is exact given the index's order: the bound trusts that HNSW returned every
--- chunk nearer than the farthest it returned, which it does not always do. The spaces
--- whose index order was trusted are returned in "approximate"; with none (no semantic
--- part, or no index to walk, so that the stream was an exact ordered scan), the result is
--- exact.
+-- chunk nearer than the farthest it returned, which it does not always do. Before the
+-- search closes, the walk is checked against a sample of the collection scored
+-- exactly (api.walk_missed): a sampled chunk the walk did not return that is nearer
+-- than its bound proves the walk passed chunks over (a walk routed into the wrong part
+-- of the graph); the search then does not close ("unclosed" says why) and the caller
+-- scans. The spaces whose index order was trusted are returned in "approximate"; with
+-- none (no semantic part, or no index to walk, so that the stream was an exact ordered
+-- scan), the result is exact.
 
 CREATE FUNCTION api.topk_threshold(
     p api.search_plan, p_lex_ids bigint[], p_lex_scores float8[],
     OUT ids bigint[], OUT candidates bigint, OUT closed boolean, OUT depth integer,
-    OUT rounds jsonb, OUT approximate text[]
+    OUT rounds jsonb, OUT approximate text[], OUT unclosed text
 )
 LANGUAGE plpgsql STABLE
 AS $$
@@ -75,6 +79,8 @@ DECLARE
     -- chunks read and the distance of the last, of the stream just read (the only
     -- weighted space's walk: totals carried from round to round)
     v_walked integer := 0;
+    v_walked_ids bigint[] := '{}';
+    v_check record;
     v_far float8;
     v_bounds float8[];
     v_new bigint[];
@@ -115,6 +121,7 @@ BEGIN
                 v_walk := coalesce(v_walk, api.space_walk(p.space_ids[i], p, i));
                 v_stream := api.walk_fetch(v_walk, depth - v_walked);
                 v_walked := v_walked + cardinality(v_stream.ids);
+                v_walked_ids := v_walked_ids || v_stream.ids;
                 v_far := coalesce(v_stream.far, v_far);
                 v_bounds[i] := api.walk_bound(p, v_walked, depth, 1, 1 - v_far
                                               + api.ann_distance_error(p.space_dims[i]));
@@ -193,6 +200,24 @@ BEGIN
             'region_ms', api.elapsed_ms(v_phase))
             || v_phases);
         v_phases := '{}';
+        -- (without w_cos the bound counts only where it excludes the chunks not read by
+        -- min_similarity)
+        IF v_region_size <= v_budget AND cardinality(approximate) > 0 AND p.walk_check
+           AND (p.w_cos > 0 OR api.sem_bound(p, v_bounds) < p.min_similarity) THEN
+            -- the walks the bound trusts, checked against the sample
+            v_phase := clock_timestamp();
+            v_check := api.walk_missed(p, v_bounds, approximate, v_single, v_walked_ids,
+                                       v_known_spaces, v_known_ids);
+            rounds := jsonb_set(rounds, ARRAY[(jsonb_array_length(rounds) - 1)::text],
+                                (rounds -> -1) || v_check.described
+                                || jsonb_build_object('check_ms', api.elapsed_ms(v_phase)));
+            IF v_check.missed THEN
+                unclosed := 'a sampled chunk the index walk did not return is nearer than '
+                            'the walk''s bound: the walk passed chunks over';
+                candidates := cardinality(v_ids);
+                EXIT deepening;
+            END IF;
+        END IF;
         IF v_region_size <= v_budget THEN
             -- 5. score the region; the best of everything scored
             IF v_scored_where_read THEN

@@ -21,6 +21,9 @@ VACUUM (ANALYZE) rag.chunks, rag.lex_postings;
 -- name: load_vector_library
 SELECT '[1]'::vector;
 
+-- name: ensure_sample_indexes
+SELECT api.ensure_sample_indexes();
+
 -- name: hold_service_lock
 SELECT pg_advisory_lock_shared(%s);
 

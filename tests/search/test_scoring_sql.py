@@ -116,6 +116,6 @@ def test_dropping_a_space_drops_every_function_made_for_it(conn):
     space_id = conn.execute("SELECT id FROM api.register_space('dropped', 8, '', '', 8, 32)")
     prefix = f"space_{space_id.fetchone()[0]}_"
     made = "SELECT count(*) FROM pg_proc WHERE pronamespace = 'api'::regnamespace AND proname ^@ %s"
-    assert conn.execute(made, (prefix,)).fetchone()[0] == 6
+    assert conn.execute(made, (prefix,)).fetchone()[0] == 7
     conn.execute("SELECT api.drop_space('dropped')")
     assert conn.execute(made, (prefix,)).fetchone()[0] == 0

@@ -26,6 +26,7 @@ CREATE TYPE api.search_plan AS (
     lex_limit integer,
     sample_rows integer,
     walk_cost float8,
+    walk_check boolean,
     row_from integer,
     rec_function text,
     fusion text,

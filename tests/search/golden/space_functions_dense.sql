@@ -102,6 +102,43 @@ BEGIN
 END
 $function$
 
+CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, OUT sampled integer, OUT beyond integer, OUT best double precision)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+AS $function$
+DECLARE
+    v_q vector := p.vectors[p_space];
+    v_filter api.search_filter := p.filter;
+    v_filtered boolean := p.filtered;
+    v_past bigint[];  -- sampled, past the bound, not read
+    v_past_sims float8[];
+BEGIN
+    -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
+    -- the few past the bound are looked for among those read, and looked up for the
+    -- filter
+    SELECT count(*)::integer,
+           coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.sim > p_bound
+                                                  AND s.chunk_pk <> ALL (p_read)), '{}'),
+           coalesce(array_agg(s.sim) FILTER (WHERE s.sim > p_bound
+                                             AND s.chunk_pk <> ALL (p_read)), '{}')
+    INTO sampled, v_past, v_past_sims
+    FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM rag.vectors_N v
+          WHERE v.collection_id = p.collection_id AND v.chunk_pk % 1000 = 0
+          OFFSET 0) s;
+    SELECT count(*)::integer, max(v.sim) INTO beyond, best
+    FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
+          FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
+    WHERE NOT v_filtered OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
+                                                WHERE d.id = c.document_id
+                                                  AND d.collection_id = c.collection_id))
+                    FROM rag.chunks c
+                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id);
+END
+$function$
+
 CREATE OR REPLACE FUNCTION api.space_N_score(p api.search_plan, p_space integer, p_ids bigint[], p_known_ids bigint[], p_known_sims double precision[], p_lex_ids bigint[], p_lex_scores double precision[], OUT ids bigint[], OUT chunk_ids text[], OUT sources text[], OUT scores double precision[])
  RETURNS record
  LANGUAGE plpgsql

@@ -1,0 +1,208 @@
+"""A threshold search checks the index walk its bound trusts against a sample of the
+collection scored exactly (1 chunk in 1,000, by key): a sampled chunk the walk did not
+return yet nearer than the walk's bound proves the walk passed chunks over, and the search
+scans instead of closing on a wrong bound. Here a chunk is kept out of the HNSW graph (the
+index not maintained while it is stored), as a walk routed into the wrong part of a graph
+leaves chunks out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+from pgvector.psycopg import register_vector
+
+from helpers import call_topk, random_corpus, register_spaces, store_corpus
+
+SPACE = "probe"
+SPACES = {SPACE: 16}
+THRESHOLD = {"strategy": "threshold"}
+HIDDEN = 100_000  # a sampled key (api.sample_predicate: 1 in 1,000)
+CORPUS_ONLY = {"doc_ids": [f"wc-doc-{d}" for d in range(20)]}  # not the hidden chunk
+
+
+@pytest.fixture(scope="module")
+def corpus(db_url: str) -> np.ndarray:
+    """1,000 chunks (one sampled key among them), then one sampled chunk the graph does
+    not hold; returns that chunk's vector."""
+    rng = np.random.default_rng(11)
+    register_spaces(db_url, SPACES)
+    docs, _ = random_corpus(rng, "wc", n_docs=20, chunks_per_doc=50, spaces=SPACES, missing=0)
+    store_corpus(db_url, docs)
+    hidden = rng.standard_normal(SPACES[SPACE])
+    hidden /= np.linalg.norm(hidden)
+    _index_maintained(db_url, False)
+    try:
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute("SELECT setval(pg_get_serial_sequence('rag.chunks', 'id'), %s)",
+                         (HIDDEN - 1,))  # fmt: skip
+        store_corpus(db_url, [{"doc_id": "hidden", "chunks": [
+            {"chunk_id": "hidden-0", "chunk": "kept out of the graph",
+             "embeddings": {SPACE: hidden.tolist()}}]}])  # fmt: skip
+    finally:
+        _index_maintained(db_url, True)
+    return hidden
+
+
+def _index_maintained(url: str, ready: bool) -> None:
+    """The space's HNSW index on the default collection taken in (or kept out of) writes;
+    still used by searches throughout."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE pg_index SET indisready = %s WHERE indexrelid = format('rag.%%I', "
+            "api.hnsw_index((SELECT id FROM rag.spaces WHERE name = %s), "
+            "(SELECT id FROM rag.collections WHERE name = 'default')))::regclass",
+            (ready, SPACE),
+        )
+
+
+def _search(db_url: str, query: np.ndarray, check: bool = True, **extra: Any) -> dict[str, Any]:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        return call_topk(conn, {SPACE: query}, {SPACE: 1.0}, (1.0, 0.0, 0.0), 5,
+                         options={**THRESHOLD, "walk_check": check}, **extra)  # fmt: skip
+
+
+def test_the_walk_does_not_return_the_hidden_chunk(db_url: str, corpus: np.ndarray) -> None:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("SET hnsw.ef_search = 1000")
+        walked = conn.execute(
+            "SELECT c.chunk_id FROM rag.chunks c WHERE c.id = ANY ("
+            "(api.space_nearest((SELECT id FROM rag.spaces WHERE name = %s), "
+            "api.search_plan(ARRAY[%s::vector], ARRAY[%s], ARRAY[1.0]::float8[], 5, 1.0, 0, 0,"
+            " '{}', '{}', 0, NULL, 'default'), 1, 50)).ids)",
+            (SPACE, str(corpus.tolist()), SPACE),
+        ).fetchall()
+    assert len(walked) == 50 and ("hidden-0",) not in walked
+
+
+def test_a_walk_that_passed_a_nearer_sampled_chunk_over_is_not_trusted(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    result = _search(db_url, corpus)
+    meta = result["meta"]
+    assert result["rows"][0]["chunk_id"] == "hidden-0", meta
+    assert meta["fell_back"] and meta["exact"] and meta["strategy"] == "scan", meta
+    assert "sampled chunk" in meta["strategy_reason"]
+    last = meta["rounds"][-1]
+    assert last["sampled"] >= 1 and last["sampled_beyond_bound"] == 1, last
+    assert last["sampled_best"] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_without_the_check_the_search_closes_on_the_wrong_bound(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    result = _search(db_url, corpus, check=False)
+    assert result["meta"]["strategy"] == "threshold" and not result["meta"]["fell_back"]
+    assert all(r["chunk_id"] != "hidden-0" for r in result["rows"])
+    assert "sampled" not in result["meta"]["rounds"][-1]
+
+
+def test_a_walk_the_sample_agrees_with_closes(db_url: str, corpus: np.ndarray) -> None:
+    query = corpus[::-1].copy()  # far from the hidden chunk
+    result = _search(db_url, query)
+    meta = result["meta"]
+    assert meta["strategy"] == "threshold" and not meta["fell_back"], meta
+    last = meta["rounds"][-1]
+    assert last["sampled"] == 2 and last["sampled_beyond_bound"] == 0, last
+
+
+def test_a_sampled_chunk_the_filter_excludes_does_not_count(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    result = _search(db_url, corpus, filters=CORPUS_ONLY)
+    meta = result["meta"]
+    assert not meta["fell_back"] and all(r["chunk_id"] != "hidden-0" for r in result["rows"])
+    last = meta["rounds"][-1]
+    assert last["sampled"] == 2 and last["sampled_beyond_bound"] == 0, last
+
+
+@pytest.mark.parametrize("dims", [600, 1000])
+def test_a_sampled_chunk_of_any_width_is_stored_and_checked(db_url: str, dims: int) -> None:
+    """Up to 600 dimensions the sample's index holds the vectors (a b-tree entry holds
+    about 2.7 KB); past it, it does not, and a wide sampled vector is stored all the same."""
+    space = f"wide{dims}"
+    register_spaces(db_url, {space: dims})
+    rng = np.random.default_rng(dims)
+    vector = rng.standard_normal(dims)
+    vector /= np.linalg.norm(vector)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        sequence = conn.execute("SELECT pg_get_serial_sequence('rag.chunks', 'id')").fetchone()[0]
+        start = conn.execute(f"SELECT last_value FROM {sequence}").fetchone()[0]
+        conn.execute("SELECT setval(%s, %s)", (sequence, (start // 1000 + 1) * 1000 - 1))
+    chunk = {"chunk_id": space, "chunk": "sampled", "embeddings": {space: vector.tolist()}}
+    store_corpus(db_url, [{"doc_id": space, "chunks": [chunk]}])
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        result = call_topk(conn, {space: vector}, {space: 1.0}, (1.0, 0.0, 0.0), 1,
+                           options=THRESHOLD)  # fmt: skip
+    assert result["rows"][0]["chunk_id"] == space
+    assert result["meta"]["rounds"][-1]["sampled"] == 1, result["meta"]
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("SET enable_seqscan = off")
+        table = f"rag.vectors_{_space_id(conn, space)}"
+        explained = conn.execute(
+            f"EXPLAIN SELECT v.embedding FROM {table} v WHERE v.collection_id = "
+            "(SELECT id FROM rag.collections WHERE name = 'default') AND v.chunk_pk % 1000 = 0"
+        )
+        plan = "\n".join(row[0] for row in explained)
+    read = "Index Only Scan using" if dims <= 600 else "Index Scan using"
+    assert read in plan and "_pkey" not in plan, plan
+
+
+def _sampled_vector(db_url: str) -> np.ndarray:
+    """The probe vector of the corpus's own sampled chunk (the walk returns it)."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        register_vector(conn)
+        table = f"rag.vectors_{_space_id(conn, SPACE)}"
+        row = conn.execute(
+            f"SELECT v.embedding FROM {table} v WHERE v.chunk_pk %% 1000 = 0 "
+            "AND v.chunk_pk <> %s ORDER BY v.chunk_pk LIMIT 1",
+            (HIDDEN,),
+        ).fetchone()
+    assert row is not None
+    return np.asarray(row[0].to_numpy(), dtype=np.float64)
+
+
+def _space_id(conn: psycopg.Connection, name: str) -> int:
+    return int(conn.execute("SELECT id FROM rag.spaces WHERE name = %s", (name,)).fetchone()[0])
+
+
+def test_what_the_walk_returned_in_every_round_counts_as_read(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    # a region budget of one chunk: the search reads deeper round after round; the
+    # sampled chunk nearest the query came in the first (the hidden one, which no walk
+    # returns, filtered out)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        deeper = {**THRESHOLD, "region_budget": 1, "region_ratio": 0}
+        result = call_topk(conn, {SPACE: _sampled_vector(db_url)}, {SPACE: 1.0},
+                           (0.5, 0.3, 0.2), 5, filters=CORPUS_ONLY, options=deeper)  # fmt: skip
+    meta = result["meta"]
+    assert len(meta["rounds"]) > 1 and not meta["fell_back"], meta
+    assert meta["rounds"][-1]["sampled_beyond_bound"] == 0
+
+
+def test_a_bound_that_only_min_similarity_relies_on_is_checked(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    # no similarity weight: the walk's bound says which chunks min_similarity excludes
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        result = call_topk(conn, {SPACE: corpus}, {SPACE: 1.0}, (0.0, 1.0, 0.0), 5,
+                           options={**THRESHOLD, "min_similarity": 0.9})  # fmt: skip
+    assert [r["chunk_id"] for r in result["rows"]] == ["hidden-0"], result["meta"]
+    assert result["meta"]["fell_back"]
+
+
+def test_a_reembedded_space_keeps_its_sample_index(db_url: str) -> None:
+    register_spaces(db_url, {"moved": 8})
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        space = _space_id(conn, "moved")
+        conn.execute("SELECT api.create_shadow_vectors(%s, 12)", (space,))
+        conn.execute("SELECT api.index_shadow_vectors(%s, 12)", (space,))
+        conn.execute("SELECT api.switch_to_shadow(%s, 12, '{}', 'm12')", (space,))
+        index = conn.execute("SELECT to_regclass('rag.' || api.sample_index(%s))::text",
+                             (space,)).fetchone()[0]  # fmt: skip
+        table = conn.execute("SELECT indrelid::regclass::text FROM pg_index "
+                             "WHERE indexrelid = %s::regclass", (index,)).fetchone()[0]  # fmt: skip
+    assert index is not None and table == f"rag.vectors_{space}"
