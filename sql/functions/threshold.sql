@@ -36,9 +36,11 @@
 -- in a smaller one, the walk visited every vector.
 --
 -- Each round is described in "rounds": its depth, theta, sigma, the region's boxes and
--- chunks (and its legs where they were counted), the chunks scored so far, ms since the search began, and the ms of its phases:
--- walk_ms (the semantic streams), score_ms (what they brought, and theta), region_ms (the
--- region read, and scored where it is read); the first round also seeds_ms.
+-- chunks (and its legs where they were counted), the chunks scored so far, ms since the
+-- search began, and the ms of its phases: walk_ms (the semantic streams), score_ms (what
+-- they brought, and theta), region_ms (the region read, and scored where it is read); the
+-- first round also seeds_ms, and a round whose region is within its budget the walk's
+-- check (api.walk_missed: sampled, sampled_beyond_bound, sampled_best, check_ms).
 --
 -- The result is exact given the index's order: the bound trusts that HNSW returned every
 -- chunk nearer than the farthest it returned, which it does not always do. Before the
@@ -76,12 +78,12 @@ DECLARE
     v_known_sims float8[];
     v_stream record;
     v_walk refcursor;  -- the only weighted space's walk, read on round after round
-    -- chunks read and the distance of the last, of the stream just read (the only
-    -- weighted space's walk: totals carried from round to round)
-    v_walked integer := 0;
-    v_walked_ids bigint[] := '{}';
-    v_check record;
+    -- the only weighted space's walk: the chunks it returned over all rounds, and the
+    -- distance of the last
+    v_walked bigint[] := '{}';
     v_far float8;
+    v_check record;
+    v_missed boolean;  -- the check found the walk passed chunks over
     v_bounds float8[];
     v_new bigint[];
     v_theta float8;
@@ -119,11 +121,11 @@ BEGIN
                 -- the only weighted space: its walk read on from where the last round
                 -- stopped
                 v_walk := coalesce(v_walk, api.space_walk(p.space_ids[i], p, i));
-                v_stream := api.walk_fetch(v_walk, depth - v_walked);
-                v_walked := v_walked + cardinality(v_stream.ids);
-                v_walked_ids := v_walked_ids || v_stream.ids;
+                v_stream := api.walk_fetch(v_walk, depth - cardinality(v_walked));
+                v_walked := v_walked || v_stream.ids;
                 v_far := coalesce(v_stream.far, v_far);
-                v_bounds[i] := api.walk_bound(p, v_walked, depth, 1, 1 - v_far
+                v_bounds[i] := api.walk_bound(p, cardinality(v_walked), depth, 1,
+                                              1 - v_far
                                               + api.ann_distance_error(p.space_dims[i]));
             ELSE
                 v_stream := api.space_nearest(p.space_ids[i], p, i, depth);
@@ -193,30 +195,31 @@ BEGIN
             v_region := api.region_ids(p, v_boxes, v_sigma, v_budget + 1);
             v_region_size := cardinality(v_region);
         END IF;
-        rounds := rounds || (jsonb_build_object(
-            'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
-            'region', v_region_size, 'scored', cardinality(v_ids),
-            'legs', v_legs, 'ms', api.elapsed_ms(v_clock),
-            'region_ms', api.elapsed_ms(v_phase))
-            || v_phases);
-        v_phases := '{}';
+        v_phases := v_phases || jsonb_build_object('region_ms', api.elapsed_ms(v_phase));
+        v_missed := false;
         -- (without w_cos the bound counts only where it excludes the chunks not read by
         -- min_similarity)
         IF v_region_size <= v_budget AND cardinality(approximate) > 0 AND p.walk_check
            AND (p.w_cos > 0 OR api.sem_bound(p, v_bounds) < p.min_similarity) THEN
             -- the walks the bound trusts, checked against the sample
             v_phase := clock_timestamp();
-            v_check := api.walk_missed(p, v_bounds, approximate, v_single, v_walked_ids,
+            v_check := api.walk_missed(p, v_bounds, approximate, v_single, v_walked,
                                        v_known_spaces, v_known_ids);
-            rounds := jsonb_set(rounds, ARRAY[(jsonb_array_length(rounds) - 1)::text],
-                                (rounds -> -1) || v_check.described
-                                || jsonb_build_object('check_ms', api.elapsed_ms(v_phase)));
-            IF v_check.missed THEN
-                unclosed := 'a sampled chunk the index walk did not return is nearer than '
-                            'the walk''s bound: the walk passed chunks over';
-                candidates := cardinality(v_ids);
-                EXIT deepening;
-            END IF;
+            v_phases := v_phases || v_check.described
+                        || jsonb_build_object('check_ms', api.elapsed_ms(v_phase));
+            v_missed := v_check.missed;
+        END IF;
+        rounds := rounds || (jsonb_build_object(
+            'depth', depth, 'theta', v_theta, 'sigma', v_sigma, 'boxes', cardinality(v_boxes),
+            'region', v_region_size, 'scored', cardinality(v_ids),
+            'legs', v_legs, 'ms', api.elapsed_ms(v_clock))
+            || v_phases);
+        v_phases := '{}';
+        IF v_missed THEN
+            unclosed := 'a sampled chunk the index walk did not return is nearer than '
+                        'the walk''s bound: the walk passed chunks over';
+            candidates := cardinality(v_ids);
+            EXIT deepening;
         END IF;
         IF v_region_size <= v_budget THEN
             -- 5. score the region; the best of everything scored
