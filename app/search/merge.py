@@ -58,6 +58,14 @@ def shared_strategy(metas: list[dict[str, Any]]) -> str:
     return strategies.pop() if len(strategies) == 1 else "by part"
 
 
+def merged_reason(metas: list[dict[str, Any]]) -> str:
+    """That the parts were merged, and why each part that fell back did (its position
+    among ``parts``)."""
+    fell_back = [f"part {n}: {m['strategy_reason']}" for n, m in enumerate(metas, 1)
+                 if m["fell_back"]]  # fmt: skip
+    return "; ".join([f"split collection: {len(metas)} parts ranked and merged", *fell_back])
+
+
 def merged_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
     """What happened, over the parts: the strategy when they agree, exact when each was,
     counts summed, each part's own account under ``parts``."""
@@ -69,7 +77,7 @@ def merged_meta(metas: list[dict[str, Any]]) -> dict[str, Any]:
     streams = sorted({s for m in metas for s in m.get("approximate_streams") or []})
     return {
         "strategy": shared_strategy(metas),
-        "strategy_reason": f"split collection: {len(metas)} parts ranked and merged",
+        "strategy_reason": merged_reason(metas),
         "exact": all(m["exact"] for m in metas),
         "approximate_streams": streams,
         "fell_back": any(m["fell_back"] for m in metas),
