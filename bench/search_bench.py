@@ -5,7 +5,10 @@
     python bench/search_bench.py --n 1000000 --mode http --soak 300
 
 The corpus (bench/corpus.py) is built once through ``ragsearch ingest`` into a database
-of its own on the embedded server in bench/data (or DATABASE_URL's server) and reused.
+of its own on the embedded server in bench/data (or DATABASE_URL's server) and reused;
+``--database D --collection C`` (SQL mode) reads it from collection C of an existing
+database on the same server instead (split_bench.py's whole 1M collection:
+``--database split_synth_v4_1000000x384_s0 --collection split``).
 
 SQL mode, query by query and method by method (interleaved), for each weight mix
 (w_cos, w_rec, w_sig), for a selective filter (tags_any, 1% of the rows), and for a
@@ -59,6 +62,7 @@ from bench.common import (
     prewarm,
     print_table,
     server,
+    with_database,
 )
 from bench.corpus import CorpusSpec, query_vectors
 from bench.http_load import run_http
@@ -207,13 +211,14 @@ def add_slice(url: str, spec: CorpusSpec) -> None:
 
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
             ef_search: int, only: str | None = None,
-            peers: dict[str, PeerSearch] | None = None) -> list[Case]:  # fmt: skip
+            peers: dict[str, PeerSearch] | None = None,
+            collection: str = "default") -> list[Case]:  # fmt: skip
     register_vector(conn)
     set_json_loads(orjson.loads, conn)  # as the service reads the ranking's answer
     methods = SqlMethods(conn, ef_search, queries.shape[1])
-    cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w) for w in MIXES]
+    cases = [Case(f"{w[0]}/{w[1]}/{w[2]}", w, collection=collection) for w in MIXES]
     mix = f"{FILTER_MIX[0]}/{FILTER_MIX[1]}/{FILTER_MIX[2]}"
-    cases.append(Case(f"{mix} + 1% filter", FILTER_MIX, FILTER_TAG))
+    cases.append(Case(f"{mix} + 1% filter", FILTER_MIX, FILTER_TAG, collection=collection))
     cases.append(Case(f"{mix} in a 1% collection", FILTER_MIX, collection=SLICE))
     cases = [case for case in cases if only is None or only in case.name]
     if not cases:
@@ -226,10 +231,10 @@ def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
         "ann": methods.ann, "scan": methods.scan, "rescored": methods.rescored,
         "ours": methods.ours, "ours_exact": lambda c, q: methods.ours(c, q, exact=True),
     }  # fmt: skip
-    for name, search in (peers or {}).items():  # on the default collection's rows, unfiltered
+    for name, search in (peers or {}).items():  # on the corpus's collection, unfiltered
         calls[name] = lambda c, q, search=search: search(c.weights, q, methods.now)
         for case in cases:
-            if case.filter_tag is None and case.collection == "default":
+            if case.filter_tag is None and case.collection == collection:
                 case.times[name], case.recalls[name] = [], []
     for q in queries[:5]:  # warm-up, not measured
         for case in cases:
@@ -290,14 +295,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10, help="wrk run length")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--soak", type=int, default=0, help="memory soak seconds (HTTP)")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="SQL mode: an existing database on the same server holding the "
+        "corpus (e.g. split_bench.py's), instead of building one",
+    )
+    parser.add_argument("--collection", default="default",
+                        help="SQL mode: the collection holding the corpus")  # fmt: skip
     parser.add_argument("--peers", action="store_true",
                         help="SQL mode: add the in-process peers (FAISS, LanceDB)")  # fmt: skip
     args = parser.parse_args()
+    if args.database and args.mode != "sql":
+        parser.error("--database and --collection are for --mode sql")
     spec = CorpusSpec(args.n, args.dims)
     queries = query_vectors(spec, args.queries)
     scan_queries = args.scan_queries or (args.queries if args.n <= 100_000 else 50)
     with server() as admin:
-        url = corpus_database(admin, spec)
+        url = with_database(admin, args.database) if args.database else corpus_database(admin, spec)
         add_slice(url, spec)
         with psycopg.connect(url, autocommit=True) as conn:
             prewarm(conn)
@@ -306,7 +321,8 @@ def main() -> None:
                   f"{time.strftime('%Y-%m-%d')}")  # fmt: skip
             if args.mode in ("sql", "all"):
                 peers = peer_searches(conn, args.ef_search, DATA_DIR) if args.peers else None
-                cases = run_sql(conn, queries, scan_queries, args.ef_search, args.cases, peers)
+                cases = run_sql(conn, queries, scan_queries, args.ef_search, args.cases, peers,
+                                args.collection)  # fmt: skip
                 report_sql(cases)
         if args.mode in ("http", "all"):
             run_http(

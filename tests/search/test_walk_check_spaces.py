@@ -98,9 +98,7 @@ def test_without_the_check_the_chunk_is_still_ranked_through_the_other_walk(
     assert result["rows"][0]["chunk_id"] == "hidden-0"
 
 
-def test_a_space_without_weight_is_not_checked(
-    db_url: str, hidden: dict[str, np.ndarray]
-) -> None:
+def test_a_space_without_weight_is_not_checked(db_url: str, hidden: dict[str, np.ndarray]) -> None:
     result = _search(db_url, hidden, {WALKED: 1.0, PASSED_OVER: 0.0})
     meta = result["meta"]
     assert meta["strategy"] == "threshold" and not meta["fell_back"], meta
