@@ -12,7 +12,8 @@
 -- dimensions, {ann} the distance its HNSW index orders by between v.embedding and the
 -- half-precision query v_qh (api.ann_order_sql), {passes} whether chunk v.chunk_pk passes
 -- the plan's filter v_filter, {own} the prefix of the space's own functions, {sample}
--- the sample's predicate (api.sample_predicate), and for a sparse space {op} its distance
+-- the sample's predicate (api.sample_predicate), {slice} its slice of a key
+-- (api.sample_slice), and for a sparse space {op} its distance
 -- operator and {cosine} whether it scores by cosine.
 -- Every function reads its query from the plan: p.vectors[p_space] (dense),
 -- p.sparse[p_space] (sparse), api.plan_tokens(p, p_space) (multivector).
@@ -50,11 +51,13 @@
 --       response rows;
 --   maxsim(tokens, collection, id) -> float8  (multivector)
 --       one chunk's MaxSim, for the statements a scan writes.
---   sample(plan, space index, read, bound) -> (sampled, beyond, best)  (dense)
---       the walk's check (api.walk_missed): the chunks of the space's sample
---       (api.sample_predicate) that pass the filter, scored exactly; beyond: how many of
---       them the walk did not return (not in read) that are more similar than its bound;
---       best: the highest similarity among those.
+--   sample(plan, space index, read, bound, share, min_part) -> (sampled, beyond, best)
+--       (dense) the walk's check (api.walk_missed): the chunks of the space's sample
+--       (api.sample_predicate, the slices below share) scored exactly; beyond: how many
+--       of them pass the filter, were not returned by the walk (not in read), are more
+--       similar than its bound, and whose similarity term with their recency and signal
+--       terms reach min_part (api.sample_needs); best: the highest similarity among
+--       those.
 -- walk, region and score exist for dense spaces only (the single-space fast path).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
@@ -91,7 +94,8 @@ VALUES
 ('measures', ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]'],
  ARRAY['sims float8[]', 'l2 float8[]'], NULL),
 ('maxsim', ARRAY['p_tokens vector[]', 'p_collection integer', 'p_id bigint'], '{}', 'float8'),
-('sample', ARRAY['p api.search_plan', 'p_space integer', 'p_read bigint[]', 'p_bound float8'],
+('sample', ARRAY['p api.search_plan', 'p_space integer', 'p_read bigint[]', 'p_bound float8',
+                 'p_share integer', 'p_min_part float8'],
  ARRAY['sampled integer', 'beyond integer', 'best float8'], NULL)
 $$;
 
@@ -248,20 +252,25 @@ DECLARE
 BEGIN
     -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
     -- the few past the bound are looked for among those read, and looked up for the
-    -- filter
+    -- filter and their recency and signal
     SELECT count(*)::integer,
-           coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.sim > p_bound
-                                                  AND s.chunk_pk <> ALL (p_read)), '{}'),
-           coalesce(array_agg(s.sim) FILTER (WHERE s.sim > p_bound
-                                             AND s.chunk_pk <> ALL (p_read)), '{}')
+           coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.past), '{}'),
+           coalesce(array_agg(s.sim) FILTER (WHERE s.past), '{}')
     INTO sampled, v_past, v_past_sims
-    FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM {table} v
-          WHERE v.collection_id = p.collection_id AND v.{sample}
-          OFFSET 0) s;
+    FROM (SELECT s.chunk_pk, s.sim, s.sim > p_bound AND s.chunk_pk <> ALL (p_read) AS past
+          FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM {table} v
+                WHERE v.collection_id = p.collection_id AND v.{sample}
+                  AND (v.{slice}) < p_share
+                OFFSET 0) s) s;
     SELECT count(*)::integer, max(v.sim) INTO beyond, best
     FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
           FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
-    WHERE NOT v_filtered OR {passes};
+    WHERE (NOT v_filtered OR {passes})
+      AND (p_min_part IS NULL
+           OR p.w_cos * p.space_weights[p_space] * v.sim
+              + (SELECT api.static_score(p, c.created_at, c.signal) FROM rag.chunks c
+                 WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id)
+              >= p_min_part);
 END
 $body$),
 ('walk', 'dense',
@@ -535,7 +544,7 @@ AS $$
                   api.space_function(p_space_id, b.name), api.spec_parameters(s),
                   CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
                   b.options,
-                  replace(replace(replace(replace(replace(replace(replace(replace(replace(b.body,
+                  replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(b.body,
                       '{table}', format('rag.%I', api.vector_table(p_space_id))),
                       '{dims}', sp.dims::text),
                       '{ann}', api.ann_order_sql('v', 'v_qh', sp.dims)),
@@ -544,7 +553,8 @@ AS $$
                       '{op}', CASE sp.metric WHEN 'cosine' THEN '<=>' ELSE '<#>' END),
                       '{cosine}', (sp.metric = 'cosine')::text),
                       '{max_tokens}', coalesce(sp.max_tokens, 1)::text),
-                      '{sample}', api.sample_predicate()))
+                      '{sample}', api.sample_predicate()),
+                      '{slice}', api.sample_slice()))
     FROM rag.spaces sp, api.space_function_signatures() s
     WHERE sp.id = p_space_id AND s.name = b.name
 $$;

@@ -1,5 +1,5 @@
 """A threshold search checks the index walk its bound trusts against a sample of the
-collection scored exactly (1 chunk in 1,000, by key): a sampled chunk the walk did not
+collection scored exactly (about 1,000 chunks, by key): a sampled chunk the walk did not
 return yet nearer than the walk's bound proves the walk passed chunks over, and the search
 scans instead of closing on a wrong bound. Here a chunk is kept out of the HNSW graph (the
 index not maintained while it is stored), as a walk routed into the wrong part of a graph
@@ -19,13 +19,14 @@ from helpers import call_topk, random_corpus, register_spaces, store_corpus
 SPACE = "probe"
 SPACES = {SPACE: 16}
 THRESHOLD = {"strategy": "threshold"}
-HIDDEN = 100_000  # a sampled key (api.sample_predicate: 1 in 1,000)
+HIDDEN = 100_000  # a sampled key (api.sample_predicate: 1 in 100; slice 0)
+SAMPLED = 11  # the corpus's keys 100, 200, ..., 1,000 and the hidden one
 CORPUS_ONLY = {"doc_ids": [f"wc-doc-{d}" for d in range(20)]}  # not the hidden chunk
 
 
 @pytest.fixture(scope="module")
 def corpus(db_url: str) -> np.ndarray:
-    """1,000 chunks (one sampled key among them), then one sampled chunk the graph does
+    """1,000 chunks (ten sampled keys among them), then one sampled chunk the graph does
     not hold; returns that chunk's vector."""
     rng = np.random.default_rng(11)
     register_spaces(db_url, SPACES)
@@ -105,7 +106,7 @@ def test_a_walk_the_sample_agrees_with_closes(db_url: str, corpus: np.ndarray) -
     meta = result["meta"]
     assert meta["strategy"] == "threshold" and not meta["fell_back"], meta
     last = meta["rounds"][-1]
-    assert last["sampled"] == 2 and last["sampled_beyond_bound"] == 0, last
+    assert last["sampled"] == SAMPLED and last["sampled_beyond_bound"] == 0, last
 
 
 def test_a_sampled_chunk_the_filter_excludes_does_not_count(
@@ -115,7 +116,36 @@ def test_a_sampled_chunk_the_filter_excludes_does_not_count(
     meta = result["meta"]
     assert not meta["fell_back"] and all(r["chunk_id"] != "hidden-0" for r in result["rows"])
     last = meta["rounds"][-1]
-    assert last["sampled"] == 2 and last["sampled_beyond_bound"] == 0, last
+    assert last["sampled"] == SAMPLED and last["sampled_beyond_bound"] == 0, last
+
+
+@pytest.mark.parametrize(
+    ("chunks", "share"),
+    [(0, 1000), (100_000, 1000), (100_001, 1000), (1_000_000, 100), (3_000_000, 34),
+     (100_000_000, 1), (10**12, 1)],
+)  # fmt: skip
+def test_the_sample_is_about_a_thousand_chunks_whatever_the_size(
+    db_url: str, chunks: int, share: int
+) -> None:
+    """All of the 1% the index holds up to 100,000 chunks; then the slices (of 1,000) that
+    hold about 1,000 chunks; at least one."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        assert conn.execute("SELECT api.sample_share(%s)", (chunks,)).fetchone()[0] == share
+
+
+@pytest.mark.parametrize(("share", "sampled"), [(1, 1), (5, 5), (1000, SAMPLED)])
+def test_a_share_reads_its_slices_of_the_sample(
+    db_url: str, corpus: np.ndarray, share: int, sampled: int
+) -> None:
+    """Keys 100 to 1,000 are slices 1 to 10 of the 1 in 100; the hidden key, slice 0."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        got = conn.execute(
+            "SELECT (api.space_sample(s.id, api.search_plan(ARRAY[%s::vector], ARRAY[s.name], "
+            "ARRAY[1.0]::float8[], 5, 1.0, 0, 0, '{}', '{}', 0, NULL, 'default'), 1, '{}', 0.0, "
+            "%s, NULL)).sampled FROM rag.spaces s WHERE s.name = %s",
+            (str(corpus.tolist()), share, SPACE),
+        ).fetchone()[0]
+    assert got == sampled
 
 
 @pytest.mark.parametrize("dims", [600, 1000])
@@ -143,7 +173,8 @@ def test_a_sampled_chunk_of_any_width_is_stored_and_checked(db_url: str, dims: i
         table = f"rag.vectors_{_space_id(conn, space)}"
         explained = conn.execute(
             f"EXPLAIN SELECT v.embedding FROM {table} v WHERE v.collection_id = "
-            "(SELECT id FROM rag.collections WHERE name = 'default') AND v.chunk_pk % 1000 = 0"
+            "(SELECT id FROM rag.collections WHERE name = 'default') AND v.chunk_pk % 100 = 0 "
+            "AND (v.chunk_pk / 100 % 1000) < 7"
         )
         plan = "\n".join(row[0] for row in explained)
     read = "Index Only Scan using" if dims <= 600 else "Index Scan using"
@@ -156,7 +187,7 @@ def _sampled_vector(db_url: str) -> np.ndarray:
         register_vector(conn)
         table = f"rag.vectors_{_space_id(conn, SPACE)}"
         row = conn.execute(
-            f"SELECT v.embedding FROM {table} v WHERE v.chunk_pk %% 1000 = 0 "
+            f"SELECT v.embedding FROM {table} v WHERE v.chunk_pk %% 100 = 0 "
             "AND v.chunk_pk <> %s ORDER BY v.chunk_pk LIMIT 1",
             (HIDDEN,),
         ).fetchone()
@@ -206,3 +237,24 @@ def test_a_reembedded_space_keeps_its_sample_index(db_url: str) -> None:
         table = conn.execute("SELECT indrelid::regclass::text FROM pg_index "
                              "WHERE indexrelid = %s::regclass", (index,)).fetchone()[0]  # fmt: skip
     assert index is not None and table == f"rag.vectors_{space}"
+
+
+@pytest.mark.parametrize(("k", "scanned"), [(1, False), (5, True)])
+def test_a_passed_over_chunk_counts_only_where_it_could_change_the_answer(
+    db_url: str, corpus: np.ndarray, k: int, scanned: bool
+) -> None:
+    """A query near a corpus chunk and, less, near the hidden one: the hidden chunk is
+    past the walk's bound either way; it cannot be the best (k = 1: the search closes
+    on the right answer) but it is among the best five (k = 5: the scan finds it)."""
+    near = _sampled_vector(db_url)
+    query = near + corpus
+    query /= np.linalg.norm(query)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        result = call_topk(conn, {SPACE: query}, {SPACE: 1.0}, (1.0, 0.0, 0.0), k,
+                           options=THRESHOLD)  # fmt: skip
+    meta, rows = result["meta"], [r["chunk_id"] for r in result["rows"]]
+    last = meta["rounds"][-1]
+    similarity = float(query @ corpus)
+    assert last["theta"] - last["sigma"] < similarity, last  # past the walk's bound
+    assert meta["fell_back"] is scanned and ("hidden-0" in rows) is scanned, meta
+    assert last["sampled_beyond_bound"] == int(scanned), last
