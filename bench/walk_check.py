@@ -5,9 +5,10 @@
         --n 1000000 --queries 220 --first 60
 
 A threshold search trusts the order of the HNSW walk for its bound; before it closes, it
-scores the collection's sample (one chunk in 1,000, by key) exactly, and scans when a
-sampled chunk the walk did not return is nearer than the walk's bound
-(sql/functions/candidates.sql api.walk_missed). For each weight mix and query, this runs
+scores the collection's sample (about 1,000 chunks by key, whatever its size) exactly,
+and scans when a sampled chunk the search did not score is nearer than the walk's bound
+and near enough to change the answer (sql/functions/candidates.sql api.walk_missed).
+For each weight mix and query, this runs
 the exact search (the scan, the truth), the default search with the check, and the same
 search with the check off (the engine knob walk_check), alternating which of the two goes
 first, and reports recall@10 against the truth, the queries the check sent to the scan,
