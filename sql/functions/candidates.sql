@@ -289,44 +289,22 @@ BEGIN
 END
 $$;
 
--- What a chunk no walk returned must reach in space p_space to change the answer, with
--- the bound of every other weighted space (p_bounds, as api.sem_bound counts them: a
--- chunk another walk returned was scored exactly) and the best keyword term (1):
--- min_part, the least its similarity (w_cos x its space weight x sim) and its recency and
--- signal terms add up to for its score to reach theta (NULL without theta or w_cos), and
--- min_sim, the least similarity that passes min_similarity (NULL without it). A sampled
--- chunk the walk passed over that reaches neither shows the walk is approximate where the
--- answer does not depend on it (the tail of a deep walk).
-CREATE FUNCTION api.sample_needs(
-    p api.search_plan, p_bounds float8[], p_space integer, p_theta float8,
-    OUT min_part float8, OUT min_sim float8
-)
-LANGUAGE sql IMMUTABLE
-AS $$
-    SELECT CASE WHEN p.w_cos > 0 THEN p_theta - p.w_lex - p.w_cos * o.others END,
-           (p.min_similarity - o.others) / p.space_weights[p_space]
-    FROM (SELECT api.sem_bound(p, array_agg(CASE WHEN u.n = p_space THEN 0 ELSE u.b END
-                                            ORDER BY u.n)) AS others
-          FROM unnest(p_bounds) WITH ORDINALITY AS u(b, n)) o
-$$;
-
 -- The check of the walks a closing threshold search trusts (p_approximate: the spaces
 -- whose index order its bound relied on; p_bounds: each one's bound): each dense one's
 -- sample (api.space_sample) scored exactly. missed: a sampled chunk the walk did not
 -- return is more similar than the walk's bound, so the bound is wrong (the walk passed
--- chunks over), was not scored by the search (p_scored: what every walk returned, the
--- seeds, keyword matches and regions of every round), and is near enough to change the
--- answer (api.sample_needs, against the round's theta p_theta), so the search must not
--- close on it. described: for the round's record.
+-- chunks over) and the search must not close on it. p_walked: what the only weighted
+-- space's walk returned over all rounds (p_single); the other streams' reads are this
+-- round's (p_known_*: read again at each depth). described: for the round's record.
 CREATE FUNCTION api.walk_missed(
-    p api.search_plan, p_bounds float8[], p_approximate text[], p_scored bigint[],
-    p_theta float8, OUT missed boolean, OUT described jsonb
+    p api.search_plan, p_bounds float8[], p_approximate text[], p_single integer,
+    p_walked bigint[], p_known_spaces integer[], p_known_ids bigint[],
+    OUT missed boolean, OUT described jsonb
 )
 LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     v_sample record;
-    v_needs record;
     v_sampled integer := 0;
     v_beyond integer := 0;
     v_best float8;
@@ -336,11 +314,13 @@ BEGIN
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0 OR p.space_kinds[i] <> 'dense'
                       OR p_bounds[i] IS NULL OR NOT p.space_names[i] = ANY (p_approximate);
-        v_needs := api.sample_needs(p, p_bounds, i, p_theta);
         v_sample := api.space_sample(
-            p.space_ids[i], p, i, p_scored,
-            greatest(p_bounds[i], 0, v_needs.min_sim),  -- 0: as api.sem_bound counts it
-            v_share, v_needs.min_part);
+            p.space_ids[i], p, i,
+            CASE WHEN i = p_single THEN p_walked
+                 ELSE ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
+                            WHERE k.space = i) END,
+            greatest(p_bounds[i], 0),  -- as api.sem_bound counts it
+            v_share);
         v_sampled := v_sampled + v_sample.sampled;
         v_beyond := v_beyond + v_sample.beyond;
         v_best := greatest(v_best, v_sample.best);

@@ -51,13 +51,11 @@
 --       response rows;
 --   maxsim(tokens, collection, id) -> float8  (multivector)
 --       one chunk's MaxSim, for the statements a scan writes.
---   sample(plan, space index, read, bound, share, min_part) -> (sampled, beyond, best)
---       (dense) the walk's check (api.walk_missed): the chunks of the space's sample
+--   sample(plan, space index, read, bound, share) -> (sampled, beyond, best)  (dense)
+--       the walk's check (api.walk_missed): the chunks of the space's sample
 --       (api.sample_predicate, the slices below share) scored exactly; beyond: how many
---       of them pass the filter, were not returned by the walk (not in read), are more
---       similar than its bound, and whose similarity term with their recency and signal
---       terms reach min_part (api.sample_needs); best: the highest similarity among
---       those.
+--       of them pass the filter, were not returned by the walk (not in read) and are more
+--       similar than its bound; best: the highest similarity among those.
 -- walk, region and score exist for dense spaces only (the single-space fast path).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
@@ -95,7 +93,7 @@ VALUES
  ARRAY['sims float8[]', 'l2 float8[]'], NULL),
 ('maxsim', ARRAY['p_tokens vector[]', 'p_collection integer', 'p_id bigint'], '{}', 'float8'),
 ('sample', ARRAY['p api.search_plan', 'p_space integer', 'p_read bigint[]', 'p_bound float8',
-                 'p_share integer', 'p_min_part float8'],
+                 'p_share integer'],
  ARRAY['sampled integer', 'beyond integer', 'best float8'], NULL)
 $$;
 
@@ -252,7 +250,7 @@ DECLARE
 BEGIN
     -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
     -- the few past the bound are looked for among those read, and looked up for the
-    -- filter and their recency and signal
+    -- filter
     SELECT count(*)::integer,
            coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.past), '{}'),
            coalesce(array_agg(s.sim) FILTER (WHERE s.past), '{}')
@@ -265,12 +263,7 @@ BEGIN
     SELECT count(*)::integer, max(v.sim) INTO beyond, best
     FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
           FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
-    WHERE (NOT v_filtered OR {passes})
-      AND (p_min_part IS NULL
-           OR p.w_cos * p.space_weights[p_space] * v.sim
-              + (SELECT api.static_score(p, c.created_at, c.signal) FROM rag.chunks c
-                 WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id)
-              >= p_min_part);
+    WHERE NOT v_filtered OR {passes};
 END
 $body$),
 ('walk', 'dense',

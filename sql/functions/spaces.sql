@@ -65,9 +65,11 @@ $$;
 -- over it as keys are. A threshold search scores them exactly against its query; one the
 -- walk did not return yet nearer than the walk's bound proves the walk passed chunks over
 -- (threshold.sql, api.walk_missed). Each dense space's vector table has a partial index
--- on 1 chunk in 100 by key (api.sample_predicate), keyed by a second cut of the key
--- (api.sample_slice, 0-999); a search reads the slices below api.sample_share(the
--- collection's chunks): all of that 1% up to 100,000 chunks, then the first
+-- on 1 chunk in 100 by key (api.sample_predicate), keyed by a slice of the key
+-- (api.sample_slice, 0-999: the sampled key's hundreds modulo 1,000, mixed by 389, so that
+-- consecutive sampled keys fall in slices 389 apart and any run of keys, a document or a
+-- load, is spread over all of them); a search reads the slices below
+-- api.sample_share(the collection's chunks): all of that 1% up to 100,000 chunks, then
 -- 100,000,000 / n slices of 1,000 (1,000 chunks sampled from 100,000 to 100 M chunks),
 -- so that a walk that passed over 0.3% of the collection is caught 19 times in 20.
 CREATE FUNCTION api.sample_predicate()
@@ -78,7 +80,7 @@ AS $$ SELECT 'chunk_pk % 100 = 0' $$;
 CREATE FUNCTION api.sample_slice()
 RETURNS text
 LANGUAGE sql IMMUTABLE
-AS $$ SELECT 'chunk_pk / 100 % 1000' $$;
+AS $$ SELECT 'chunk_pk / 100 % 1000 * 389 % 1000' $$;
 
 CREATE FUNCTION api.sample_share(p_chunks bigint)
 RETURNS integer
@@ -88,14 +90,16 @@ AS $$ SELECT least(1000, greatest(1, ceil(1e8 / greatest(p_chunks, 1))))::intege
 CREATE FUNCTION api.sample_index(p_space_id integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE
-AS $$ SELECT api.vector_table(p_space_id) || '_sample_slices' $$;
+AS $$ SELECT api.vector_table(p_space_id) || '_sample_'
+              || left(md5(api.sample_predicate() || api.sample_slice()), 8) $$;
 
 -- The sample's index on a dense space's vector table (its partitions, the collections,
 -- have it too), for each space that has none: a space registered, a space re-embedded
 -- (its new table), and the spaces a database held before the sample (when the
 -- functions are applied after an upgrade; built in the migration's transaction: a scan
--- of each space's vectors, about a second at 1M x 384). The index of the first sample
--- (1 chunk in 1,000, by that name alone) is dropped.
+-- of each space's vectors, about a second at 1M x 384). The index is named after its
+-- definition (api.sample_index), so an index of another definition (an earlier sample's)
+-- is found and dropped.
 -- Up to 600 dimensions it holds the sampled vectors themselves, so that a search reads
 -- the sample index-only, from a few contiguous pages, instead of one heap page per
 -- sampled chunk (at 1M x 384, 1,000 sampled: 0.8 against 2.5 ms inside a search); a
@@ -106,13 +110,17 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     v_space rag.spaces;
+    v_old name;
 BEGIN
     FOR v_space IN SELECT * FROM rag.spaces s
                    WHERE s.kind = 'dense'
                      AND to_regclass(format('rag.%I', api.sample_index(s.id))) IS NULL
                    ORDER BY s.id LOOP
-        EXECUTE format('DROP INDEX IF EXISTS rag.%I',
-                       api.vector_table(v_space.id) || '_sample');
+        FOR v_old IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                     WHERE i.indrelid = format('rag.%I', api.vector_table(v_space.id))::regclass
+                       AND c.relname LIKE api.vector_table(v_space.id) || '\_sample%' LOOP
+            EXECUTE format('DROP INDEX rag.%I', v_old);
+        END LOOP;
         EXECUTE format('CREATE INDEX %I ON rag.%I (collection_id, (%s)) %s WHERE %s',
                        api.sample_index(v_space.id), api.vector_table(v_space.id),
                        api.sample_slice(),

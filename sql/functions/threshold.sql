@@ -46,9 +46,9 @@
 -- chunk nearer than the farthest it returned, which it does not always do. Before the
 -- search closes, the walk is checked against a sample of the collection scored
 -- exactly (api.walk_missed): a sampled chunk the walk did not return that is nearer
--- than its bound, and near enough to reach theta, proves the walk passed over chunks the
--- answer depends on (a walk routed into the wrong part of the graph); the search then
--- does not close ("unclosed" says why) and the caller scans. The spaces whose index
+-- than its bound proves the walk passed chunks over (a walk routed into the wrong part
+-- of the graph); the search then does not close ("unclosed" says why) and the caller
+-- scans. The spaces whose index
 -- order was trusted are returned in "approximate"; with none (no semantic part, or no
 -- index to walk, so that the stream was an exact ordered scan), the result is exact.
 
@@ -81,7 +81,6 @@ DECLARE
     -- the only weighted space's walk: the chunks it returned over all rounds, and the
     -- distance of the last
     v_walked bigint[] := '{}';
-    v_scored_ids bigint[];  -- for the walk's check
     v_far float8;
     v_check record;
     v_missed boolean;  -- the check found the walk passed chunks over
@@ -204,13 +203,8 @@ BEGIN
            AND (p.w_cos > 0 OR api.sem_bound(p, v_bounds) < p.min_similarity) THEN
             -- the walks the bound trusts, checked against the sample
             v_phase := clock_timestamp();
-            -- what the search has scored, and the region it will score
-            IF v_scored_where_read THEN
-                v_scored_ids := v_ids || v_reaching.ids;
-            ELSE
-                v_scored_ids := v_ids || v_region;
-            END IF;
-            v_check := api.walk_missed(p, v_bounds, approximate, v_scored_ids, v_theta);
+            v_check := api.walk_missed(p, v_bounds, approximate, v_single, v_walked,
+                                       v_known_spaces, v_known_ids);
             v_phases := v_phases || v_check.described
                         || jsonb_build_object('check_ms', api.elapsed_ms(v_phase));
             v_missed := v_check.missed;

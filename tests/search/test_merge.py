@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.search.merge import merged_meta
+
+pytestmark = pytest.mark.unit
 
 
 def _part(strategy: str, reason: str, fell_back: bool) -> dict[str, Any]:

@@ -102,7 +102,7 @@ BEGIN
 END
 $function$
 
-CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, p_share integer, p_min_part double precision, OUT sampled integer, OUT beyond integer, OUT best double precision)
+CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, p_share integer, OUT sampled integer, OUT beyond integer, OUT best double precision)
  RETURNS record
  LANGUAGE plpgsql
  STABLE
@@ -118,7 +118,7 @@ DECLARE
 BEGIN
     -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
     -- the few past the bound are looked for among those read, and looked up for the
-    -- filter and their recency and signal
+    -- filter
     SELECT count(*)::integer,
            coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.past), '{}'),
            coalesce(array_agg(s.sim) FILTER (WHERE s.past), '{}')
@@ -126,21 +126,16 @@ BEGIN
     FROM (SELECT s.chunk_pk, s.sim, s.sim > p_bound AND s.chunk_pk <> ALL (p_read) AS past
           FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM rag.vectors_N v
                 WHERE v.collection_id = p.collection_id AND v.chunk_pk % 100 = 0
-                  AND (v.chunk_pk / 100 % 1000) < p_share
+                  AND (v.chunk_pk / 100 % 1000 * 389 % 1000) < p_share
                 OFFSET 0) s) s;
     SELECT count(*)::integer, max(v.sim) INTO beyond, best
     FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
           FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
-    WHERE (NOT v_filtered OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
+    WHERE NOT v_filtered OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
                                                 WHERE d.id = c.document_id
                                                   AND d.collection_id = c.collection_id))
                     FROM rag.chunks c
-                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id))
-      AND (p_min_part IS NULL
-           OR p.w_cos * p.space_weights[p_space] * v.sim
-              + (SELECT api.static_score(p, c.created_at, c.signal) FROM rag.chunks c
-                 WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id)
-              >= p_min_part);
+                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id);
 END
 $function$
 
