@@ -209,6 +209,15 @@ def add_slice(url: str, spec: CorpusSpec) -> None:
     print(f"built collection {SLICE} in {seconds:.1f} s: {summary}")
 
 
+def _holds_the_corpus(conn: psycopg.Connection, collection: str, spec: CorpusSpec) -> None:
+    """The queries are drawn for --n/--dims: the collection must hold that corpus."""
+    held = conn.execute(
+        "SELECT count(*) FROM rag.chunks WHERE collection_id = api.collection_id(%s)", (collection,)
+    ).fetchone()[0]
+    if held != spec.n:
+        raise SystemExit(f"collection {collection!r} holds {held:,} chunks, not --n {spec.n:,}")
+
+
 def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
             ef_search: int, only: str | None = None,
             peers: dict[str, PeerSearch] | None = None,
@@ -306,7 +315,7 @@ def main() -> None:
     parser.add_argument("--peers", action="store_true",
                         help="SQL mode: add the in-process peers (FAISS, LanceDB)")  # fmt: skip
     args = parser.parse_args()
-    if args.database and args.mode != "sql":
+    if (args.database or args.collection != "default") and args.mode != "sql":
         parser.error("--database and --collection are for --mode sql")
     spec = CorpusSpec(args.n, args.dims)
     queries = query_vectors(spec, args.queries)
@@ -315,6 +324,7 @@ def main() -> None:
         url = with_database(admin, args.database) if args.database else corpus_database(admin, spec)
         add_slice(url, spec)
         with psycopg.connect(url, autocommit=True) as conn:
+            _holds_the_corpus(conn, args.collection, spec)
             prewarm(conn)
             print(f"\n{spec.n:,} chunks x {spec.dims} dims, {args.queries} queries "
                   f"({scan_queries} with the scans), k={K}, ef_search {args.ef_search}, "
