@@ -256,3 +256,23 @@ def test_a_reembedded_space_keeps_its_sample_index(db_url: str) -> None:
         table = conn.execute("SELECT indrelid::regclass::text FROM pg_index "
                              "WHERE indexrelid = %s::regclass", (index,)).fetchone()[0]  # fmt: skip
     assert index is not None and table == f"rag.vectors_{space}"
+
+
+@pytest.mark.parametrize(("ef_search", "again"), [(100, 400), (300, 1000), (1000, None)])
+def test_a_walk_proved_wrong_is_walked_again_wider_before_the_scan(
+    db_url: str, corpus: np.ndarray, ef_search: int, again: int | None
+) -> None:
+    """A walk routed into the wrong part of the graph mostly finds its way with a longer
+    candidate list: the search walks once more at 4x ef_search (up to 1,000) before it
+    scans; the hidden chunk, in no graph, is not found that way either."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        result = call_topk(conn, {SPACE: corpus}, {SPACE: 1.0}, (1.0, 0.0, 0.0), 5,
+                           options={**THRESHOLD, "ef_search": ef_search})  # fmt: skip
+    meta = result["meta"]
+    assert meta["fell_back"] and result["rows"][0]["chunk_id"] == "hidden-0", meta
+    walks = [r for r in meta["rounds"] if "sampled" in r]
+    if again is None:
+        assert "walked again" not in meta["strategy_reason"] and len(walks) == 1, meta
+    else:
+        assert f"walked again at ef_search {again}" in meta["strategy_reason"], meta
+        assert len(walks) == 2 and all(w["sampled_beyond_bound"] == 1 for w in walks), meta
