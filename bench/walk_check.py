@@ -6,13 +6,13 @@
 
 A threshold search trusts the order of the HNSW walk for its bound; before it closes, it
 scores the collection's sample (about 1,000 chunks by key, whatever its size) exactly,
-and scans when a sampled chunk the search did not score is nearer than the walk's bound
-and near enough to change the answer (sql/functions/candidates.sql api.walk_missed).
-For each weight mix and query, this runs
-the exact search (the scan, the truth), the default search with the check, and the same
-search with the check off (the engine knob walk_check), alternating which of the two goes
-first, and reports recall@10 against the truth, the queries the check sent to the scan,
-and latency with and without it. Queries: bench/corpus.py query_vectors(n, queries), the
+and when a sampled chunk the walk did not return is nearer than the walk's bound
+(sql/functions/candidates.sql api.walk_missed) walks again at 4x ef_search, then scans
+if that walk is proved wrong too. For each weight mix and query, this runs the exact
+search (the scan, the truth), the default search with the check, and the same search with
+the check off (the engine knob walk_check), alternating which of the two goes first, and
+reports recall@10 against the truth, the queries walked again and those the check sent to
+the scan, and latency with and without it. Queries: bench/corpus.py query_vectors(n, queries), the
 first --first of them (split_bench.py draws 220 at 1M).
 
 The database is search_bench.py's corpus for --n/--dims (built if missing) unless
@@ -66,7 +66,7 @@ def measure(
 ) -> list[object]:
     recall: dict[bool, list[float]] = {True: [], False: []}
     times: dict[bool, list[float]] = {True: [], False: []}
-    checked_away, sampled = 0, []
+    walked_again, scanned, sampled = 0, 0, []
     for n, query in enumerate(tqdm(queries, desc=f"{mix}", unit="query", leave=False)):
         truth, _, _ = search(conn, collection, query, mix, exact=True)
         for check in (True, False) if n % 2 == 0 else (False, True):
@@ -76,13 +76,16 @@ def measure(
             if check:
                 last = (meta.get("rounds") or [{}])[-1]
                 sampled.append(last.get("sampled", 0))
-                checked_away += "sampled chunk" in (meta.get("strategy_reason") or "")
+                reason = meta.get("strategy_reason") or ""
+                walked_again += "walked again" in reason
+                scanned += meta["fell_back"] and "sampled chunk" in reason
     on, off = percentiles(times[True]), percentiles(times[False])
     return [
         "/".join(f"{w:g}" for w in mix),
         f"{np.mean(recall[False]):.3f}", f"{np.mean(recall[True]):.3f}",
         sum(r < 1 for r in recall[False]), sum(r < 1 for r in recall[True]),
-        f"{checked_away} of {len(queries)}", int(np.median(sampled)),
+        f"{walked_again} of {len(queries)}", f"{scanned} of {len(queries)}",
+        int(np.median(sampled)),
         *off, *on, f"{on[0] / off[0]:.2f}x",
     ]  # fmt: skip
 
@@ -109,7 +112,8 @@ def main() -> None:
             rows = [measure(conn, args.collection, queries, mix) for mix in MIXES]
     print(f"\n### {args.collection!r}, {len(queries)} queries, top-{K}; ms per search")
     print_table(["weights", "recall unchecked", "recall checked", "queries missing rows "
-                 "(unchecked)", "(checked)", "scanned by the check", "sampled chunks",
+                 "(unchecked)", "(checked)", "walked again", "scanned by the check",
+                 "sampled chunks",
                  "p50 unchecked", "p95", "p99", "p50 checked", "p95", "p99",
                  "p50 checked / unchecked"], rows)  # fmt: skip
 
