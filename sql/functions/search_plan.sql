@@ -38,7 +38,7 @@ BEGIN
                 jsonb_build_object('space', v_space.name, 'expected', v_space.dims,
                                    'actual', vector_dims(p_vectors[i])));
         END IF;
-        IF NOT p_space_weights[i] >= 0 OR p_space_weights[i] = 'Infinity' THEN
+        IF NOT p_space_weights[i] >= 0 OR p_space_weights[i] IN ('Infinity', 'NaN') THEN
             PERFORM api.raise_bad_argument('space weights must be finite numbers >= 0');
         END IF;
         ids := ids || v_space.id;
