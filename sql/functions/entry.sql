@@ -84,9 +84,9 @@ BEGIN
                 -- costs a few ms where the scan costs the collection
                 v_rounds := v_found.rounds;
                 v_candidates := v_found.candidates;
-                v_again := format('walked again at ef_search %s, as %s',
-                                  least(4 * p.ef_search, 1000), v_found.unclosed);
                 p.ef_search := least(4 * p.ef_search, 1000);
+                v_again := format('walked again at ef_search %s, as %s', p.ef_search,
+                                  v_found.unclosed);
                 PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
                 v_found := api.topk_threshold(p, v_lex.ids, v_lex.scores);
                 v_found.rounds := v_rounds || v_found.rounds;
