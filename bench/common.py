@@ -62,19 +62,24 @@ def corpus_file(spec: CorpusSpec, vector_format: str = "json") -> Path:
     return path
 
 
-def ingest(url: str, path: Path, dims: int, rebuild: str = "auto") -> tuple[float, str]:
-    """Run ``ragsearch ingest --rebuild-index REBUILD`` on a file; (seconds, its summary
-    line)."""
+def ingest_command(url: str, path: Path, dims: int, rebuild: str) -> tuple[list[str], dict]:
+    """The ``ragsearch ingest --rebuild-index REBUILD`` command for a file, and its
+    environment (this one's, without RAG_ settings but those the load needs)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
     environment.update(
         {"DATABASE_URL": url, "RAG_DEFAULT_DIMS": str(dims),
          "RAG_PG_MAINTENANCE_WORK_MEM": bench_settings().pg_maintenance_work_mem}
     )  # fmt: skip
+    argv = [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", rebuild]
+    return argv, environment
+
+
+def ingest(url: str, path: Path, dims: int, rebuild: str = "auto") -> tuple[float, str]:
+    """Run ``ragsearch ingest --rebuild-index REBUILD`` on a file; (seconds, its summary
+    line)."""
+    argv, environment = ingest_command(url, path, dims, rebuild)
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "ingest", str(path), "--rebuild-index", rebuild],
-        env=environment, stdout=subprocess.PIPE, text=True, check=True,
-    )  # fmt: skip
+    done = subprocess.run(argv, env=environment, stdout=subprocess.PIPE, text=True, check=True)
     return time.perf_counter() - started, done.stdout.strip().splitlines()[-1]
 
 

@@ -84,7 +84,7 @@ def _spent(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
-def _postmaster(database_url: str) -> psutil.Process | None:
+def postmaster(database_url: str) -> psutil.Process | None:
     """The PostgreSQL server of ``database_url`` when it runs on this machine (its data
     directory's postmaster.pid names it), else None."""
     try:
@@ -103,7 +103,7 @@ class CpuMeter:
     def __init__(self, service_pid: int, database_url: str) -> None:
         root = psutil.Process(service_pid)
         self.service = [root, *root.children(recursive=True)]
-        self.postmaster = _postmaster(database_url)
+        self.postmaster = postmaster(database_url)
 
     def _database(self) -> list[psutil.Process]:
         if self.postmaster is None:

@@ -14,6 +14,7 @@ import re
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import Any
 
 from psycopg import sql
 
@@ -47,6 +48,14 @@ def ddl_statements(text: str) -> list[str]:
             statements.append("\n".join(lines))
             lines = []
     return statements
+
+
+def apply_schema_file(connection: Any, name: str) -> None:
+    """Apply ``sql/schema/NAME`` (plain DDL) one statement at a time: on a Citus cluster
+    the workers refuse several in one. ``connection``: a psycopg connection (a
+    migration's driver connection)."""
+    for statement in ddl_statements(read_sql(f"schema/{name}")):
+        connection.execute(statement)
 
 
 def load_order() -> list[str]:

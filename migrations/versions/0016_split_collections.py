@@ -7,7 +7,7 @@ Create Date: 2026-11-26
 
 from alembic import op
 
-from app.db.sqlfiles import ddl_statements, read_sql
+from app.db.sqlfiles import apply_schema_file
 
 revision = "0016"
 down_revision = "0015"
@@ -16,10 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # (one statement at a time: on a Citus cluster the workers refuse several in one)
-    connection = op.get_bind().connection.driver_connection
-    for statement in ddl_statements(read_sql("schema/0016_split_collections.sql")):
-        connection.execute(statement)
+    apply_schema_file(op.get_bind().connection.driver_connection, "0016_split_collections.sql")
 
 
 def downgrade() -> None:

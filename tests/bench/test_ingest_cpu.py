@@ -1,0 +1,61 @@
+"""The ingest benchmark's split of a load (bench/ingest_cpu.py): a command shaped like
+``ragsearch ingest`` (a child process that parses, the process itself, then an index build
+in the database) has its time and CPU split where the build begins, each role's CPU where
+it was spent."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ holds scripts
+
+from bench.ingest_cpu import ROLES, timed_ingest
+
+# A load in three parts: its child burns CPU (the parser), then the process itself (the
+# loader), then an index build in the database that takes about a second of CPU.
+LOAD = textwrap.dedent(
+    """
+    import multiprocessing, sys, time
+    import psycopg
+
+    def burn(seconds):
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    if __name__ == "__main__":
+        child = multiprocessing.get_context("spawn").Process(target=burn, args=(0.6,))
+        child.start(); child.join()
+        burn(0.6)
+        with psycopg.connect(sys.argv[1], autocommit=True) as conn:
+            conn.execute("CREATE INDEX slow_build ON built (slow_key(n))")
+    """
+)
+SLOW_KEY = """CREATE FUNCTION slow_key(p integer) RETURNS bigint LANGUAGE sql IMMUTABLE
+              AS $$ SELECT p + count(*) FROM generate_series(1, 100000) $$"""
+
+
+def test_the_build_is_split_from_the_load_with_each_roles_cpu(db_url, tmp_path):
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS built; DROP FUNCTION IF EXISTS slow_key")
+        conn.execute(SLOW_KEY)
+        conn.execute("CREATE TABLE built AS SELECT generate_series(1, 200) AS n")
+        database = conn.info.dbname
+    script = tmp_path / "load.py"
+    script.write_text(LOAD)
+    load, build, whole = timed_ingest(
+        [sys.executable, str(script), db_url], {"PATH": "/usr/bin:/bin"}, db_url, database
+    )
+    assert load.name == "load" and whole.name == "whole"
+    assert abs(load.seconds + build.seconds - whole.seconds) < 1e-6
+    assert load.seconds > 1.0 and build.seconds > 0.5
+    assert load.cpu["parser"] > 0.4 and load.cpu["loader"] > 0.4
+    assert build.cpu["parser"] == 0 and build.cpu["loader"] < 0.3
+    assert build.cpu["database"] > 0.4
+    for role in ROLES:
+        assert abs(load.cpu[role] + build.cpu[role] - whole.cpu[role]) < 1e-6
+    assert float(whole.row()[-1]) > 0  # cores busy
