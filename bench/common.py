@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import numpy as np
+import psutil
 import psycopg
 
 from app.db.embedded import EmbeddedPostgres
@@ -62,7 +63,9 @@ def corpus_file(spec: CorpusSpec, vector_format: str = "json") -> Path:
     return path
 
 
-def ingest_command(url: str, path: Path, dims: int, rebuild: str) -> tuple[list[str], dict]:
+def ingest_command(
+    url: str, path: Path, dims: int, rebuild: str
+) -> tuple[list[str], dict[str, str]]:
     """The ``ragsearch ingest --rebuild-index REBUILD`` command for a file, and its
     environment (this one's, without RAG_ settings but those the load needs)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("RAG_")}
@@ -132,6 +135,18 @@ def prewarm(conn: psycopg.Connection) -> None:
         "SELECT pg_prewarm(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = 'rag' AND c.relkind IN ('r', 'i') ORDER BY c.oid"
     )
+
+
+def postmaster(database_url: str) -> psutil.Process | None:
+    """The PostgreSQL server of ``database_url`` when it runs on this machine (its data
+    directory's postmaster.pid names it), else None."""
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+        pid = int(Path(row[0], "postmaster.pid").read_text().split()[0])
+        return psutil.Process(pid)
+    except (psycopg.Error, OSError, ValueError, IndexError, psutil.Error):
+        return None
 
 
 def free_port() -> int:

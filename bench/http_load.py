@@ -21,9 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import psutil
-import psycopg
 
-from bench.common import print_table, service
+from bench.common import postmaster, print_table, service
 
 K = 10
 WEIGHTED = "/api/rag/search"
@@ -82,18 +81,6 @@ def _spent(before: dict[int, float], after: dict[int, float]) -> float:
     """CPU seconds between two readings: a process read both times counts its difference,
     one that began between them all it used."""
     return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
-
-
-def postmaster(database_url: str) -> psutil.Process | None:
-    """The PostgreSQL server of ``database_url`` when it runs on this machine (its data
-    directory's postmaster.pid names it), else None."""
-    try:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            row = conn.execute("SHOW data_directory").fetchone()
-        pid = int(Path(row[0], "postmaster.pid").read_text().split()[0])
-        return psutil.Process(pid)
-    except (psycopg.Error, OSError, ValueError, IndexError, psutil.Error):
-        return None
 
 
 class CpuMeter:

@@ -44,8 +44,8 @@ def main() -> None:
             url = fresh_database(admin, database, args.dims)
             print(f"loading {path.name} (--rebuild-index {rebuild})", file=sys.stderr)
             argv, env = ingest_command(url, path, args.dims, rebuild)
-            split = timed_ingest(argv, env, url, database)
-            seconds = split[-1].seconds
+            split = timed_ingest(argv, env, url)
+            seconds = split.whole.seconds
             rows.append([vector_format, rebuild, seconds, args.n / seconds])
             phases += [[f"{vector_format}/{rebuild}", *phase.row()] for phase in split]
         with psycopg.connect(admin, autocommit=True) as conn:

@@ -5,6 +5,7 @@ it was spent."""
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -13,7 +14,7 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ holds scripts
 
-from bench.ingest_cpu import ROLES, timed_ingest
+from bench.ingest_cpu import timed_ingest
 
 # A load in three parts: its child burns CPU (the parser), then the process itself (the
 # loader), then an index build in the database that takes about a second of CPU.
@@ -41,21 +42,18 @@ SLOW_KEY = """CREATE FUNCTION slow_key(p integer) RETURNS bigint LANGUAGE sql IM
 
 def test_the_build_is_split_from_the_load_with_each_roles_cpu(db_url, tmp_path):
     with psycopg.connect(db_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS built; DROP FUNCTION IF EXISTS slow_key")
         conn.execute(SLOW_KEY)
         conn.execute("CREATE TABLE built AS SELECT generate_series(1, 200) AS n")
-        database = conn.info.dbname
     script = tmp_path / "load.py"
     script.write_text(LOAD)
     load, build, whole = timed_ingest(
-        [sys.executable, str(script), db_url], {"PATH": "/usr/bin:/bin"}, db_url, database
+        [sys.executable, str(script), db_url], dict(os.environ), db_url, tick=0.05
     )
-    assert load.name == "load" and whole.name == "whole"
-    assert abs(load.seconds + build.seconds - whole.seconds) < 1e-6
     assert load.seconds > 1.0 and build.seconds > 0.5
-    assert load.cpu["parser"] > 0.4 and load.cpu["loader"] > 0.4
+    # the child's 0.6 s and the process's own, each in its role and phase
+    assert load.cpu["parser"] > 0.5 and load.cpu["loader"] > 0.5
     assert build.cpu["parser"] == 0 and build.cpu["loader"] < 0.3
-    assert build.cpu["database"] > 0.4
-    for role in ROLES:
-        assert abs(load.cpu[role] + build.cpu[role] - whole.cpu[role]) < 1e-6
-    assert float(whole.row()[-1]) > 0  # cores busy
+    # the build's CPU is the database's (its backend, counted in full once it has ended)
+    assert build.cpu["database"] > 0.8
+    assert load.cpu["database"] < build.cpu["database"] / 2
+    assert whole.cpu["loader"] >= load.cpu["loader"]

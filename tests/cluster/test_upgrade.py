@@ -1,6 +1,7 @@
 """A cluster distributed at an older schema is brought to the newest by the migrations
 (each run statement by statement: the workers refuse several commands in one). On a
-cluster of this module's own, set back to before migration 0016."""
+cluster of this module's own, set back to before migration 0016 (and 0018's index of
+documents by collection to its earlier shape)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from app.db.migrate import head_revision, upgrade
 from .conftest import WORKERS, cluster_settings
 
 BEFORE_0016 = [
+    "CREATE INDEX documents_collection_idx ON rag.documents (collection_id)",
+    "DROP INDEX rag.documents_by_collection_idx",
     "DROP INDEX rag.chunks_collection_signal_idx",
     "DROP INDEX rag.chunks_collection_created_at_idx",
     "ALTER TABLE rag.collections DROP CONSTRAINT collections_name_check",
@@ -30,7 +33,9 @@ ADDED = """SELECT (SELECT count(*) FROM pg_attribute
                    WHERE attrelid = 'rag.collections'::regclass
                      AND attname IN ('parts', 'part_of') AND NOT attisdropped),
                   (SELECT count(*) FROM pg_class WHERE relname IN
-                   ('chunks_collection_signal_idx', 'chunks_collection_created_at_idx')),
+                   ('chunks_collection_signal_idx', 'chunks_collection_created_at_idx',
+                    'documents_by_collection_idx')),
+                  (SELECT count(*) FROM pg_class WHERE relname = 'documents_collection_idx'),
                   (SELECT version_num FROM alembic_version)"""
 
 
@@ -42,10 +47,10 @@ def test_the_newest_migrations_upgrade_a_distributed_cluster(citus_install: PgIn
         with psycopg.connect(local.url, autocommit=True) as conn:
             for statement in BEFORE_0016:
                 conn.execute(statement)
-            assert conn.execute(ADDED).fetchone() == (0, 0, "0015")
+            assert conn.execute(ADDED).fetchone() == (0, 0, 1, "0015")
         upgrade(local.url, local.settings)
         with psycopg.connect(local.url, autocommit=True) as conn:
-            assert conn.execute(ADDED).fetchone() == (2, 2, head_revision())
+            assert conn.execute(ADDED).fetchone() == (2, 3, 0, head_revision())
             made = conn.execute("SELECT parts FROM api.create_collection('after', '', 2)")
             assert made.fetchone() == (2,)
     finally:
