@@ -9,9 +9,10 @@ and ``api.rag_topk_weighted`` (ours, default mode), whose response meta says whe
 request's time went: ``timings_ms`` (plan, keywords, choose, rank, rows inside the
 database) and, for the threshold search, ``rounds`` (per round: its depth, the region's
 boxes and chunks, the chunks scored, and the ms of its phases: seeds, walk, score,
-region). Printed per mix: the latencies (p50) and, as means per request in ms, each phase,
-what the client spends outside the database's timings (the call, the JSON answer), and
-the shape of the work (rounds, depth, region, chunks scored).
+region, and the walk's check against the sample). Printed per mix: the latencies (p50)
+and, as means per request in ms, each phase, what the client spends outside the
+database's timings (the call, the JSON answer), and the shape of the work (rounds, depth,
+region, chunks scored).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from bench.corpus import CorpusSpec, query_vectors
 from bench.search_bench import MIXES, OURS, Case, K, SqlMethods
 
 # per request, ms: the database's phases (rank split into the threshold search's own)
-PHASES = ["plan", "keywords", "choose", "seeds", "walk", "score", "region", "close", "rows",
-          "outside"]  # fmt: skip
+PHASES = ["plan", "keywords", "choose", "seeds", "walk", "score", "region", "check", "close",
+          "rows", "outside"]  # fmt: skip
 
 
 @dataclass
@@ -64,7 +65,7 @@ class Profile:
         for name in ("plan", "keywords", "choose", "rows"):
             split[name] = timings.get(name, 0.0)
         for r in rounds:
-            for name in ("seeds", "walk", "score", "region"):
+            for name in ("seeds", "walk", "score", "region", "check"):
                 split[name] += r.get(f"{name}_ms", 0.0)
         # what the rank phase spent after its last round: the region's chunks scored,
         # the k best taken (or the scan a search fell back to)

@@ -29,13 +29,13 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, sql
 from tqdm import tqdm
 
 from app.db.locks import BULK
 from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
-from app.db.sqlfiles import queries
+from app.db.sqlfiles import queries, vector_table
 from app.embed.base import JOB
 from app.errors import BadRequest
 from app.ingest.embed import EmbedCounts, Progress, embedded_spaces, fill_vectors
@@ -230,9 +230,18 @@ async def _load_file(
                 await build_indexes(conn, url, plan.rebuild, lambda: bulk_session(url, settings))
             if failure is None:
                 await conn.execute(queries("meta").finish_bulk_load, (str(path),))
-        # Fresh visibility maps and statistics: index-only scans and good plans at once.
-        await conn.execute(queries("meta").vacuum_chunks)
+        await _vacuum_loaded(conn)
     return LoadReport(total, failure, plan, start.offset)
+
+
+async def _vacuum_loaded(conn: AsyncConnection) -> None:
+    """Fresh visibility maps and statistics for what a load wrote: index-only scans and
+    good plans at once, not when autovacuum comes by."""
+    spaces = await load_spaces(conn)
+    tables = [sql.Identifier("rag", "chunks"), sql.Identifier("rag", "lex_postings")]
+    tables += [vector_table(space.id) for space in spaces.values()]
+    statement = sql.SQL(queries("meta").vacuum_loaded)
+    await conn.execute(statement.format(tables=sql.SQL(", ").join(tables)))
 
 
 def _summary(report: LoadReport, seconds: float) -> str:

@@ -85,15 +85,25 @@ AS $$
 $$;
 
 -- The score if the chunk is eligible (p_matched: it holds a query term), else NULL.
+CREATE FUNCTION api.eligible_terms(
+    p_min_similarity float8, p_keyword_only boolean, p_min_score float8,
+    p_score float8, p_sem float8, p_matched boolean
+) RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN (p_min_similarity IS NULL OR coalesce(p_sem, 0) >= p_min_similarity)
+                 AND (NOT p_keyword_only OR p_matched)
+                 AND (p_min_score IS NULL OR p_score >= p_min_score)
+                THEN p_score END
+$$;
+
 CREATE FUNCTION api.eligible_score(
     p api.search_plan, p_score float8, p_sem float8, p_matched boolean
 ) RETURNS float8
 LANGUAGE sql IMMUTABLE
 AS $$
-    SELECT CASE WHEN (p.min_similarity IS NULL OR coalesce(p_sem, 0) >= p.min_similarity)
-                 AND (NOT p.keyword_only OR p_matched)
-                 AND (p.min_score IS NULL OR p_score >= p.min_score)
-                THEN p_score END
+    SELECT api.eligible_terms(p.min_similarity, p.keyword_only, p.min_score, p_score,
+                              p_sem, p_matched)
 $$;
 
 -- What max_per_source counts.

@@ -15,8 +15,11 @@ SELECT
 SELECT set_config('maintenance_work_mem', %s, false),
        set_config('max_parallel_maintenance_workers', '1', false);
 
--- name: vacuum_chunks
-VACUUM (ANALYZE) rag.chunks, rag.lex_postings;
+-- name: vacuum_loaded
+-- After a bulk load: fresh visibility maps (index-only scans, among them the walk's check
+-- reading its sample, skip the heap) and statistics. {tables}: rag.chunks,
+-- rag.lex_postings and every space's vector table.
+VACUUM (ANALYZE) {tables};
 
 -- name: load_vector_library
 SELECT '[1]'::vector;

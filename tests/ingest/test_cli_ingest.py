@@ -112,3 +112,33 @@ def test_ingest_stores_every_kind_of_vector_and_rebuilds_their_indexes(db_url, t
         ).fetchone()[0]
     assert counts == (120, sum(1 + i % 4 for i in range(120)), 120)
     assert indexes == 0
+
+
+def test_a_load_leaves_every_table_it_wrote_visible_and_analyzed(db_url, tmp_path):
+    # the walk's check reads its sample index-only: with the vector table's visibility map
+    # empty until autovacuum comes by, each sampled vector would be fetched from the heap
+    path = tmp_path / "fresh.jsonl"
+    _write(path, _docs("fresh", 300))
+    done = _run(["ingest", str(path)], db_url)
+    assert done.returncode == 0, done.stderr
+    with psycopg.connect(db_url) as conn:
+        conn.execute("SET enable_seqscan = off")
+        conn.execute("SET enable_bitmapscan = off")
+        tables = conn.execute(
+            "SELECT c.relname, c.relpages, c.relallvisible, s.last_analyze IS NOT NULL"
+            " FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid"
+            " WHERE c.relname IN ('vectors_1_1', 'chunks_1') ORDER BY 1"
+        ).fetchall()
+        heap_fetches = [
+            line
+            for (line,) in conn.execute(
+                "EXPLAIN (ANALYZE, COSTS OFF) SELECT count(v.embedding) FROM rag.vectors_1 v"
+                " WHERE v.collection_id = 1 AND v.chunk_pk % 100 = 0"
+                " AND v.chunk_pk / 100 % 1000 * 389 % 1000 < 1000"
+            )
+            if "Heap Fetches" in line
+        ]
+    assert [t[0] for t in tables] == ["chunks_1", "vectors_1_1"]
+    for name, pages, visible, analyzed in tables:
+        assert pages > 0 and visible == pages and analyzed, name
+    assert heap_fetches and all(line.strip().endswith("Heap Fetches: 0") for line in heap_fetches)
