@@ -150,22 +150,37 @@ AS $function$
 DECLARE
     v_q vector := p.vectors[p_space];
     v_w float8 := p.space_weights[p_space];
+    -- the plan's fields read per row, each a parameter of its own (as in region_chunks)
+    v_collection integer := p.collection_id;
+    v_w_cos float8 := p.w_cos;
+    v_w_lex float8 := p.w_lex;
+    v_w_rec float8 := p.w_rec;
+    v_w_sig float8 := p.w_sig;
+    v_rec_function text := p.rec_function;
+    v_rec_scale float8 := p.rec_scale;
+    v_now float8 := p.now_epoch;
+    v_min_similarity float8 := p.min_similarity;
+    v_keyword_only boolean := p.keyword_only;
+    v_min_score float8 := p.min_score;
 BEGIN
     SELECT coalesce(array_agg(x.id), '{}'), coalesce(array_agg(x.chunk_id), '{}'),
            coalesce(array_agg(x.source), '{}'), coalesce(array_agg(x.score), '{}')
     INTO ids, chunk_ids, sources, scores
     FROM (SELECT s.id, s.chunk_id, s.source,
-                 api.eligible_score(p, s.score, s.sem, s.matched) AS score
+                 api.eligible_terms(v_min_similarity, v_keyword_only, v_min_score, s.score,
+                                    s.sem, s.matched) AS score
           FROM (SELECT c.id, c.chunk_id, api.source_key(c.src, c.doc_id) AS source,
-                       api.score(p, m.sem, lx.lex, c.created_at, c.signal) AS score,
+                       api.score_terms(v_w_cos, v_w_lex, v_w_rec, v_w_sig, v_rec_function,
+                                       v_rec_scale, v_now, m.sem, lx.lex, c.created_at,
+                                       c.signal) AS score,
                        m.sem, lx.id IS NOT NULL AS matched
                 FROM unnest(p_ids) AS u(id)
-                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = v_collection
                 LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
                 CROSS JOIN LATERAL (
                     SELECT v_w * coalesce(k.sim, (
                         SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.vectors_N v
-                        WHERE v.chunk_pk = u.id AND v.collection_id = p.collection_id),
+                        WHERE v.chunk_pk = u.id AND v.collection_id = v_collection),
                         0) AS sem) m
                 LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
                 OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
