@@ -35,7 +35,7 @@ from tqdm import tqdm
 from app.db.locks import BULK
 from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
-from app.db.sqlfiles import queries, vector_table
+from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import BadRequest
 from app.ingest.embed import EmbedCounts, Progress, embedded_spaces, fill_vectors
@@ -115,6 +115,7 @@ class BatchWriter:
         self.on_embedded = on_embedded  # told as each batch of vectors is made
         self.total = IngestResult()
         self.embedded = 0
+        self.collections: set[str] = set()  # the names of the collections written
 
     async def store(self, batch: ParsedBatch) -> None:
         progress = {"file": self.key, "bytes": batch.offset, "lines": batch.line}
@@ -129,6 +130,7 @@ class BatchWriter:
                 {**progress, "documents": result.documents, "chunks": result.chunks},
             )
         self.total.add(result)
+        self.collections.update(doc.collection for doc in batch.docs)
 
 
 def _file_rules(settings: Settings, spaces: dict[str, SpaceInfo]) -> IngestRules:
@@ -148,7 +150,7 @@ def _next_batch(queue: Any, process: Any) -> ParsedBatch | None:
 
 async def _load(
     conn: AsyncConnection, path: Path, start: Start, settings: Settings, batch_chunks: int
-) -> tuple[IngestResult, str | None]:
+) -> tuple[BatchWriter, str | None]:
     """Parse in a second process while this one writes: on two cores, validation
     (JSON floats) and COPY overlap instead of taking turns."""
     spaces = await load_spaces(conn)
@@ -180,7 +182,7 @@ async def _load(
             parser.join(timeout=5)
             if parser.is_alive():
                 parser.terminate()
-    return writer.total, failure
+    return writer, failure
 
 
 @asynccontextmanager
@@ -225,23 +227,26 @@ async def _load_file(
             plan = await plan_indexes(conn, shape, rebuild, embedded)
             await drop_indexes(conn, plan.rebuild)
             try:
-                total, failure = await _load(conn, path, start, settings, batch_chunks)
+                writer, failure = await _load(conn, path, start, settings, batch_chunks)
             finally:
                 await build_indexes(conn, url, plan.rebuild, lambda: bulk_session(url, settings))
             if failure is None:
                 await conn.execute(queries("meta").finish_bulk_load, (str(path),))
-        await _vacuum_loaded(conn)
-    return LoadReport(total, failure, plan, start.offset)
+        await _vacuum_loaded(conn, writer.collections)
+    return LoadReport(writer.total, failure, plan, start.offset)
 
 
-async def _vacuum_loaded(conn: AsyncConnection) -> None:
-    """Fresh visibility maps and statistics for what a load wrote: index-only scans and
-    good plans at once, not when autovacuum comes by."""
-    spaces = await load_spaces(conn)
-    tables = [sql.Identifier("rag", "chunks"), sql.Identifier("rag", "lex_postings")]
-    tables += [vector_table(space.id) for space in spaces.values()]
-    statement = sql.SQL(queries("meta").vacuum_loaded)
-    await conn.execute(statement.format(tables=sql.SQL(", ").join(tables)))
+async def _vacuum_loaded(conn: AsyncConnection, collections: set[str]) -> None:
+    """Fresh visibility maps and statistics for the partitions of the collections a load
+    wrote (chunks, keyword postings, every space's vectors): index-only scans and good
+    plans at once, not when autovacuum comes by. Only those partitions: another
+    collection's load or index build goes on undisturbed."""
+    ids = [i for name in sorted(collections) for i in (await find_collection(conn, name)).ids]
+    cursor = await conn.execute(queries("meta").collection_partitions, (ids,))
+    tables = [sql.Identifier("rag", name) for (name,) in await cursor.fetchall()]
+    if tables:
+        statement = sql.SQL(queries("meta").vacuum_loaded)
+        await conn.execute(statement.format(tables=sql.SQL(", ").join(tables)))
 
 
 def _summary(report: LoadReport, seconds: float) -> str:

@@ -15,10 +15,11 @@ SELECT
 SELECT set_config('maintenance_work_mem', %s, false),
        set_config('max_parallel_maintenance_workers', '1', false);
 
+-- name: collection_partitions
+SELECT p FROM unnest(%s::integer[]) AS c(id), api.collection_partitions(c.id) AS p;
+
 -- name: vacuum_loaded
--- After a bulk load: fresh visibility maps (index-only scans, among them the walk's check
--- reading its sample, skip the heap) and statistics. {tables}: rag.chunks,
--- rag.lex_postings and every space's vector table.
+-- After a bulk load, the partitions it wrote ({tables}; app/ingest/bulk.py says which).
 VACUUM (ANALYZE) {tables};
 
 -- name: load_vector_library

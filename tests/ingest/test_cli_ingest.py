@@ -114,31 +114,59 @@ def test_ingest_stores_every_kind_of_vector_and_rebuilds_their_indexes(db_url, t
     assert indexes == 0
 
 
-def test_a_load_leaves_every_table_it_wrote_visible_and_analyzed(db_url, tmp_path):
+def _vacuumed(conn: psycopg.Connection, collection: str) -> dict[str, tuple]:
+    """Each partition of a collection: (pages, all-visible pages, last manual VACUUM,
+    analyzed by hand)."""
+    return {
+        name: row
+        for name, *row in conn.execute(
+            "SELECT c.relname, c.relpages, c.relallvisible, s.last_vacuum,"
+            " s.last_analyze IS NOT NULL"
+            " FROM api.collection_partitions(api.collection_id(%s)) AS p(name)"
+            " JOIN pg_class c ON c.relname = p.name"
+            " AND c.relnamespace = 'rag'::regnamespace"
+            " JOIN pg_stat_user_tables s ON s.relid = c.oid",
+            (collection,),
+        )
+    }
+
+
+def _sample_heap_fetches(conn: psycopg.Connection) -> list[str]:
+    """The Heap Fetches lines of the walk's check reading the default collection's sample."""
+    predicate, slice_ = conn.execute("SELECT api.sample_predicate(), api.sample_slice()").fetchone()
+    conn.execute("SET enable_seqscan = off")
+    conn.execute("SET enable_bitmapscan = off")
+    plan = conn.execute(
+        "EXPLAIN (ANALYZE, COSTS OFF) SELECT count(v.embedding) FROM rag.vectors_1 v"
+        f" WHERE v.collection_id = api.collection_id('default') AND v.{predicate}"
+        f" AND (v.{slice_}) < 1000"
+    ).fetchall()
+    return [line for (line,) in plan if "Heap Fetches" in line]
+
+
+def test_a_load_leaves_the_partitions_it_wrote_visible_and_analyzed(db_url, tmp_path):
     # the walk's check reads its sample index-only: with the vector table's visibility map
     # empty until autovacuum comes by, each sampled vector would be fetched from the heap
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("SELECT api.create_collection('elsewhere')")
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    _write(elsewhere, [{**d, "collection": "elsewhere"} for d in _docs("away", 20)])
+    assert _run(["ingest", str(elsewhere)], db_url).returncode == 0
+    with psycopg.connect(db_url) as conn:
+        before = _vacuumed(conn, "elsewhere")
     path = tmp_path / "fresh.jsonl"
     _write(path, _docs("fresh", 300))
     done = _run(["ingest", str(path)], db_url)
     assert done.returncode == 0, done.stderr
     with psycopg.connect(db_url) as conn:
-        conn.execute("SET enable_seqscan = off")
-        conn.execute("SET enable_bitmapscan = off")
-        tables = conn.execute(
-            "SELECT c.relname, c.relpages, c.relallvisible, s.last_analyze IS NOT NULL"
-            " FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid"
-            " WHERE c.relname IN ('vectors_1_1', 'chunks_1') ORDER BY 1"
-        ).fetchall()
-        heap_fetches = [
-            line
-            for (line,) in conn.execute(
-                "EXPLAIN (ANALYZE, COSTS OFF) SELECT count(v.embedding) FROM rag.vectors_1 v"
-                " WHERE v.collection_id = 1 AND v.chunk_pk % 100 = 0"
-                " AND v.chunk_pk / 100 % 1000 * 389 % 1000 < 1000"
-            )
-            if "Heap Fetches" in line
-        ]
-    assert [t[0] for t in tables] == ["chunks_1", "vectors_1_1"]
-    for name, pages, visible, analyzed in tables:
-        assert pages > 0 and visible == pages and analyzed, name
+        loaded = _vacuumed(conn, "default")
+        untouched = _vacuumed(conn, "elsewhere")
+        heap_fetches = _sample_heap_fetches(conn)
+    assert {"chunks_1", "lex_postings_1", "vectors_1_1"} <= set(loaded)
+    for name, (pages, visible, vacuumed, analyzed) in loaded.items():
+        assert visible == pages and vacuumed is not None and analyzed, name
+    assert loaded["vectors_1_1"][0] > 0
     assert heap_fetches and all(line.strip().endswith("Heap Fetches: 0") for line in heap_fetches)
+    # another collection's partitions are left alone (its own load vacuumed them)
+    assert all(row[2] is not None for row in before.values())
+    assert untouched == before
