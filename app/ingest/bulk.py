@@ -241,9 +241,12 @@ async def _vacuum_loaded(conn: AsyncConnection, collections: set[str]) -> None:
     wrote (chunks, keyword postings, every space's vectors): index-only scans and good
     plans at once, not when autovacuum comes by. Only those partitions: another
     collection's load or index build goes on undisturbed."""
-    ids = [i for name in sorted(collections) for i in (await find_collection(conn, name)).ids]
-    cursor = await conn.execute(queries("meta").collection_partitions, (ids,))
-    tables = [sql.Identifier("rag", name) for (name,) in await cursor.fetchall()]
+    tables: list[sql.Identifier] = []
+    for name in sorted(collections):
+        for collection_id in (await find_collection(conn, name)).ids:
+            statement = sql.SQL(queries("meta").collection_partitions)
+            cursor = await conn.execute(statement.format(id=sql.Literal(collection_id)))
+            tables += [sql.Identifier("rag", table) for (table,) in await cursor.fetchall()]
     if tables:
         statement = sql.SQL(queries("meta").vacuum_loaded)
         await conn.execute(statement.format(tables=sql.SQL(", ").join(tables)))

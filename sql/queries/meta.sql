@@ -16,7 +16,9 @@ SELECT set_config('maintenance_work_mem', %s, false),
        set_config('max_parallel_maintenance_workers', '1', false);
 
 -- name: collection_partitions
-SELECT p FROM unnest(%s::integer[]) AS c(id), api.collection_partitions(c.id) AS p;
+-- {id}: written in, not a parameter (Citus plans no parameterized query through a SQL
+-- function that reads a distributed table).
+SELECT api.collection_partitions({id});
 
 -- name: vacuum_loaded
 -- After a bulk load, the partitions it wrote ({tables}; app/ingest/bulk.py says which).
