@@ -1,0 +1,273 @@
+"""A quantized index with a bound of its own: each vector projected onto its collection's
+first p principal directions, plus the length of what the projection leaves out.
+
+    python bench/projected_bound.py --n 100000 --dims 384 --queries 100 --projections 128,192,256
+
+For an orthonormal p x d matrix P, a unit vector x splits into P x and a residual of
+length r_x = sqrt(1 - |P x|^2), and by Cauchy-Schwarz
+
+    q . x  =  Pq . Px + (residual of q) . (residual of x)  <=  Pq . Px + r_q r_x
+
+which is the inner product of two unit vectors of p + 1 dimensions, (Px, r_x) and
+(Pq, r_q). So an HNSW index over the augmented vectors (cosine, in halfvec) reads chunks
+in decreasing order of an upper bound on their true similarity: re-score each with its
+full vector, and stop when the next chunk's bound falls under the k-th best similarity
+found. That holds whatever P is (a poor fit reads deeper, never wrongly), and trusts the
+graph's order exactly as the halfvec walk over the full vectors does. A binary code gives
+no such bound (bench/binary_bound.py); this one is smaller than the halfvec index by
+(p + 1) / d and costs a deeper walk.
+
+Two tables. First, with no database: how many chunks a perfect index in each order must
+read before it may stop, on the synthetic corpus (bench/corpus.py, drawn afresh) and on
+SciFact's MiniLM vectors; beside the projections, a coarse quantizer's bound (k-means
+lists, each chunk's angle to its centroid: the triangle inequality on the sphere). Then,
+on the synthetic corpus in a scratch database of the bench server: each index built with
+m 16 and ef_construction 200 (the service's default graph), its size, and the walk that
+stops on its bound, against the plain top-10 of the halfvec index, recall against the
+float32 order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import psycopg
+from pgvector import HalfVector
+from pgvector.psycopg import register_vector
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.binary_bound import SCIFACT
+from bench.common import percentiles, print_table, server, with_database
+from bench.corpus import CorpusSpec, Mixture, query_vectors
+
+K = 10
+DATABASE = "projected_bound_bench"
+SLACK = 2e-3  # half-precision rounding of both unit vectors, with room to spare
+FIT_SAMPLE = 20_000
+WALK = """
+CREATE FUNCTION walk(q vector, qa halfvec, expr text, k int, slack float8,
+                     OUT ids int[], OUT depth int) LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    sims float8[] := '{}';
+    s float8;
+    worst int;
+BEGIN
+    ids := '{}';
+    depth := 0;
+    FOR r IN EXECUTE format('SELECT id, embedding, %s <=> $1 AS d FROM vectors'
+                            ' ORDER BY %s <=> $1', expr, expr) USING qa LOOP
+        EXIT WHEN depth >= k AND 1 - r.d + slack < sims[worst];
+        depth := depth + 1;
+        s := 1 - (r.embedding <=> q);
+        IF depth <= k THEN
+            ids := ids || r.id;
+            sims := sims || s;
+        ELSIF s > sims[worst] THEN
+            ids[worst] := r.id;
+            sims[worst] := s;
+        END IF;
+        IF depth >= k THEN
+            SELECT i INTO worst FROM generate_subscripts(sims, 1) i ORDER BY sims[i] LIMIT 1;
+        END IF;
+    END LOOP;
+END $$
+"""
+
+
+def basis(vectors: np.ndarray, p: int) -> np.ndarray:
+    """The first p principal directions (no centring: the split needs only orthonormal
+    rows) of a sample of the collection."""
+    _, _, vt = np.linalg.svd(vectors[:FIT_SAMPLE], full_matrices=False)
+    return vt[:p]
+
+
+def augment(vectors: np.ndarray, projection: np.ndarray) -> np.ndarray:
+    """(P x, |residual of x|) for each row: unit vectors of p + 1 dimensions."""
+    projected = vectors @ projection.T
+    residual = np.sqrt(np.clip(1 - (projected * projected).sum(axis=1), 0, None))
+    return np.hstack([projected, residual[:, None]]).astype(np.float32)
+
+
+def kmeans(vectors: np.ndarray, lists: int, rounds: int = 8) -> np.ndarray:
+    """Each vector's list: spherical k-means from random chunks."""
+    rng = np.random.default_rng(0)
+    centroids = vectors[rng.choice(len(vectors), lists, replace=False)].copy()
+    for _ in range(rounds):
+        assigned = np.argmax(vectors @ centroids.T, axis=1)
+        sums = np.zeros_like(centroids)
+        np.add.at(sums, assigned, vectors)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        centroids = np.where(norms > 0, sums / np.maximum(norms, 1e-12), centroids)
+    return centroids
+
+
+def depths(vectors: np.ndarray, queries: np.ndarray, projections: list[int]) -> list[list[object]]:
+    """Per order: the share of the collection whose bound reaches the 10th best similarity
+    (what a perfect index in that order reads before it may stop), p50 and p90."""
+    thetas = np.array([np.sort(vectors @ q)[-K] for q in queries])
+    n = len(vectors)
+    rows = [["halfvec (the full vector)", *_shares(_reached(vectors, queries, thetas), n)]]
+    for p in projections:
+        projection = basis(vectors, p)
+        reached = _reached(augment(vectors, projection), augment(queries, projection), thetas)
+        rows.append([f"projected {p} + residual", *_shares(reached, n)])
+    lists = int(np.sqrt(n))
+    centroids = kmeans(vectors, lists)
+    assigned = np.argmax(vectors @ centroids.T, axis=1)
+    angle = np.arccos(np.einsum("nd,nd->n", vectors, centroids[assigned]).clip(-1, 1))
+    reached = []
+    for q, theta in zip(queries, thetas, strict=True):
+        to_centroid = np.arccos((centroids @ q).clip(-1, 1))
+        reached.append(float((np.cos(np.abs(to_centroid[assigned] - angle)) >= theta).mean()))
+    rows.append([f"k-means, {lists} lists, angle to the centroid", *_shares(reached, n)])
+    return rows
+
+
+def _reached(stored: np.ndarray, asked: np.ndarray, thetas: np.ndarray) -> list[float]:
+    """Per query, the share of chunks whose bound (inner product plus rounding) reaches theta."""
+    return [float((stored @ a + SLACK >= t).mean()) for a, t in zip(asked, thetas, strict=True)]
+
+
+def _shares(read: list[float], n: int) -> list[object]:
+    p50, p90 = np.quantile(read, [0.5, 0.9])
+    return [f"{p50:.4f}", f"{p90:.4f}", f"{p50 * n:,.0f}"]
+
+
+def load(conn: psycopg.Connection, vectors: np.ndarray, augmented: dict[int, np.ndarray]) -> None:
+    columns = "".join(f", p{p} halfvec({p + 1})" for p in augmented)
+    dims = vectors.shape[1]
+    conn.execute(f"CREATE TABLE vectors (id int PRIMARY KEY, embedding vector({dims}){columns})")
+    types = ["int4", "vector"] + ["halfvec"] * len(augmented)
+    with conn.cursor().copy("COPY vectors FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(types)
+        for i, v in enumerate(vectors):
+            copy.write_row([i, v] + [HalfVector(a[i]) for a in augmented.values()])
+    conn.execute("VACUUM ANALYZE vectors")
+
+
+def build(conn: psycopg.Connection, name: str, expr: str, n: int) -> tuple[float, float]:
+    """Seconds to build the HNSW index over expr, and its bytes per chunk."""
+    started = time.perf_counter()
+    conn.execute(f"CREATE INDEX {name} ON vectors USING hnsw (({expr}) halfvec_cosine_ops)"
+                 " WITH (m = 16, ef_construction = 200)")  # fmt: skip
+    seconds = time.perf_counter() - started
+    (size,) = conn.execute(f"SELECT pg_relation_size('{name}')").fetchone()
+    return seconds, size / n
+
+
+def walks(conn: psycopg.Connection, expr: str, queries: list[object], truths: list[set[int]],
+          plain: bool = False) -> tuple[list[float], list[int], float]:  # fmt: skip
+    """Latencies (ms), chunks read and recall@10 of the walk over expr's index."""
+    times, read, recalls = [], [], []
+    for q, qa, truth in ((*pair, t) for pair, t in zip(queries, truths, strict=True)):
+        started = time.perf_counter()
+        if plain:
+            top = f"SELECT id FROM vectors ORDER BY {expr} <=> %s LIMIT {K}"
+            ids = [r[0] for r in conn.execute(top, (qa,), prepare=True)]
+            depth = K
+        else:
+            ids, depth = conn.execute("SELECT * FROM walk(%s, %s, %s, %s, %s)",
+                                      (q, qa, expr, K, SLACK), prepare=True).fetchone()  # fmt: skip
+        times.append((time.perf_counter() - started) * 1000)
+        read.append(depth)
+        recalls.append(len(set(ids) & truth) / K)
+    return times, read, float(np.mean(recalls))
+
+
+def measure_in_database(vectors: np.ndarray, queries: np.ndarray, projections: list[int]) -> None:
+    dims = vectors.shape[1]
+    fitted = {p: basis(vectors, p) for p in projections}
+    truths = [set(np.argsort(-(vectors @ q), kind="stable")[:K].tolist()) for q in queries]
+    with server() as admin:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{DATABASE}"')
+        try:
+            with psycopg.connect(with_database(admin, DATABASE), autocommit=True) as conn:
+                _measure(conn, vectors, queries, fitted, truths, dims)
+        finally:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+
+
+def _measure(conn: psycopg.Connection, vectors: np.ndarray, queries: np.ndarray,
+             fitted: dict[int, np.ndarray], truths: list[set[int]], dims: int) -> None:  # fmt: skip
+    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    register_vector(conn)
+    print(f"loading {len(vectors):,} vectors", file=sys.stderr)
+    load(conn, vectors, {p: augment(vectors, b) for p, b in fitted.items()})
+    conn.execute("SET maintenance_work_mem = '4GB'")
+    conn.execute("SET max_parallel_maintenance_workers = 1")  # as ingest does
+    kinds = {"halfvec": (f"embedding::halfvec({dims})", None)}
+    kinds |= {f"projected {p}": (f"p{p}", b) for p, b in fitted.items()}
+    built = {}
+    for i, (name, (expr, _)) in enumerate(kinds.items()):
+        print(f"building the {name} index", file=sys.stderr)
+        built[name] = build(conn, f"index_{i}", expr, len(vectors))
+    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+    conn.execute("SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relname ~ '^(vectors|index_)'")
+    conn.execute(WALK)
+    conn.execute("SET enable_seqscan = off")  # no LIMIT: the planner would sort a scan
+    conn.execute("SET hnsw.iterative_scan = strict_order")
+    conn.execute("SET hnsw.ef_search = 100")
+    base_build, base_bytes = built["halfvec"]
+    halfvec_queries = [(q, HalfVector(q)) for q in queries]
+    plain_times, _, plain_recall = walks(conn, kinds["halfvec"][0], halfvec_queries, truths, True)
+    plain_p50 = percentiles(plain_times)[0]
+    rows: list[list[object]] = [["halfvec, plain top-10 (no bound)", base_build, "1.00x",
+                                 f"{base_bytes:,.0f}", "1.00x", *percentiles(plain_times),
+                                 "1.00x", K, f"{plain_recall:.3f}"]]  # fmt: skip
+    for name, (expr, projection) in kinds.items():
+        asked = queries if projection is None else augment(queries, projection)
+        pairs = [(q, HalfVector(a)) for q, a in zip(queries, asked, strict=True)]
+        walks(conn, expr, pairs[:5], truths[:5])  # warm-up
+        times, read, recall = walks(conn, expr, pairs, truths)
+        seconds, per_chunk = built[name]
+        p50, p95, p99 = percentiles(times)
+        rows.append([f"{name}, walk to its bound", seconds, f"{seconds / base_build:.2f}x",
+                     f"{per_chunk:,.0f}", f"{per_chunk / base_bytes:.2f}x", p50, p95, p99,
+                     f"{p50 / plain_p50:.2f}x", f"{np.median(read):.0f}",
+                     f"{recall:.3f}"])  # fmt: skip
+    print(f"\n### in PostgreSQL: {len(vectors):,} x {dims}, {len(queries)} queries, m 16, "
+          f"ef_construction 200, ef_search 100, {time.strftime('%Y-%m-%d')}")  # fmt: skip
+    print_table(["index", "build s", "vs halfvec", "bytes/chunk", "vs halfvec", "p50 ms",
+                 "p95 ms", "p99 ms", "p50 vs plain", "chunks read p50", "recall@10"],
+                rows)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--dims", type=int, default=384)
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--projections", default="128,192,256")
+    parser.add_argument("--no-database", action="store_true", help="the first table only")
+    args = parser.parse_args()
+    projections = [int(p) for p in args.projections.split(",")]
+    spec = CorpusSpec(args.n, args.dims)
+    vectors = Mixture(spec).draw(np.random.default_rng(spec.seed + 1), args.n)
+    queries = query_vectors(spec, args.queries)
+    headers = ["order (index)", "share read p50", "share read p90", "chunks read p50"]
+    print(f"\n### a perfect index: synthetic, {args.n:,} x {args.dims}, {args.queries} queries")
+    print_table(headers, depths(vectors, queries, projections))
+    if (SCIFACT / "minilm-docs.npy").exists():
+        docs = np.load(SCIFACT / "minilm-docs.npy")
+        asked = np.load(SCIFACT / "minilm-queries.npy")[: args.queries]
+        docs /= np.linalg.norm(docs, axis=1, keepdims=True)
+        asked /= np.linalg.norm(asked, axis=1, keepdims=True)
+        print(f"\n### a perfect index: SciFact MiniLM, {len(docs):,} x {docs.shape[1]}")
+        print_table(headers, depths(docs, asked, projections))
+    if not args.no_database:
+        measure_in_database(vectors, queries, projections)
+
+
+if __name__ == "__main__":
+    main()
