@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -93,23 +94,33 @@ def report(name: str, dims: int, rows: list[dict]) -> None:
                 table)  # fmt: skip
 
 
-def main() -> None:
+def corpora(args: argparse.Namespace) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, vectors, queries): the synthetic corpus drawn afresh, then SciFact's MiniLM
+    vectors (unit already) where the datasets are at hand."""
+    spec = CorpusSpec(args.n, args.dims)
+    yield (f"synthetic, {args.n:,} x {args.dims}",
+           Mixture(spec).draw(np.random.default_rng(spec.seed + 1), args.n),
+           query_vectors(spec, args.queries))  # fmt: skip
+    if (SCIFACT / "minilm-docs.npy").exists():
+        docs = np.load(SCIFACT / "minilm-docs.npy")
+        yield (f"SciFact MiniLM, {len(docs):,} x {docs.shape[1]}", docs,
+               np.load(SCIFACT / "minilm-queries.npy")[: args.queries])  # fmt: skip
+
+
+def arguments(doc: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--dims", type=int, default=384)
     parser.add_argument("--queries", type=int, default=100)
-    args = parser.parse_args()
-    spec = CorpusSpec(args.n, args.dims)
-    vectors = Mixture(spec).draw(np.random.default_rng(spec.seed + 1), args.n)
-    report(f"synthetic, {args.n:,} x {args.dims}", args.dims,
-           measure(vectors, query_vectors(spec, args.queries)))  # fmt: skip
-    if (SCIFACT / "minilm-docs.npy").exists():
-        docs = np.load(SCIFACT / "minilm-docs.npy")
-        queries = np.load(SCIFACT / "minilm-queries.npy")[: args.queries]
-        report(f"SciFact MiniLM, {len(docs):,} x {docs.shape[1]}", docs.shape[1],
-               measure(docs, queries))  # fmt: skip
+    return parser
+
+
+def main() -> None:
+    args = arguments(__doc__).parse_args()
+    for name, vectors, queries in corpora(args):
+        report(name, vectors.shape[1], measure(vectors, queries))
 
 
 if __name__ == "__main__":

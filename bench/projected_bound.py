@@ -29,7 +29,6 @@ float32 order.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -41,9 +40,8 @@ from pgvector.psycopg import register_vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.binary_bound import SCIFACT
+from bench.binary_bound import arguments, corpora
 from bench.common import percentiles, print_table, server, with_database
-from bench.corpus import CorpusSpec, Mixture, query_vectors
 
 K = 10
 DATABASE = "projected_bound_bench"
@@ -242,31 +240,19 @@ def _measure(conn: psycopg.Connection, vectors: np.ndarray, queries: np.ndarray,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--dims", type=int, default=384)
-    parser.add_argument("--queries", type=int, default=100)
+    parser = arguments(__doc__)
     parser.add_argument("--projections", default="128,192,256")
     parser.add_argument("--no-database", action="store_true", help="the first table only")
     args = parser.parse_args()
     projections = [int(p) for p in args.projections.split(",")]
-    spec = CorpusSpec(args.n, args.dims)
-    vectors = Mixture(spec).draw(np.random.default_rng(spec.seed + 1), args.n)
-    queries = query_vectors(spec, args.queries)
     headers = ["order (index)", "share read p50", "share read p90", "chunks read p50"]
-    print(f"\n### a perfect index: synthetic, {args.n:,} x {args.dims}, {args.queries} queries")
-    print_table(headers, depths(vectors, queries, projections))
-    if (SCIFACT / "minilm-docs.npy").exists():
-        docs = np.load(SCIFACT / "minilm-docs.npy")
-        asked = np.load(SCIFACT / "minilm-queries.npy")[: args.queries]
-        docs /= np.linalg.norm(docs, axis=1, keepdims=True)
-        asked /= np.linalg.norm(asked, axis=1, keepdims=True)
-        print(f"\n### a perfect index: SciFact MiniLM, {len(docs):,} x {docs.shape[1]}")
-        print_table(headers, depths(docs, asked, projections))
+    found = list(corpora(args))
+    for name, vectors, queries in found:
+        print(f"\n### a perfect index: {name}, {len(queries)} queries")
+        print_table(headers, depths(vectors, queries, projections))
     if not args.no_database:
-        measure_in_database(vectors, queries, projections)
+        _, synthetic, queries = found[0]
+        measure_in_database(synthetic, queries, projections)
 
 
 if __name__ == "__main__":
