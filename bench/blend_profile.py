@@ -140,14 +140,20 @@ def report(profiles: list[Profile]) -> None:
                  "first region p95", "last region", "scored", "fell back"], shape)  # fmt: skip
 
 
-def main() -> None:
+def arguments(doc: str | None) -> argparse.ArgumentParser:
+    """The corpus (as search_bench's), the queries and the searches' ef_search."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--dims", type=int, default=384)
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--ef-search", type=int, default=100)
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__)
     parser.add_argument("--mixes", default=None,
                         help="comma-separated w_cos/w_rec/w_sig, e.g. '0.8/0.1/0.1,0.5/0.3/0.2' "
                              "(default: search_bench's six)")  # fmt: skip
