@@ -308,8 +308,6 @@ DECLARE
     v_sampled integer := 0;
     v_beyond integer := 0;
     v_best float8;
-    v_share integer := api.sample_share((SELECT n.chunks FROM rag.collection_counts n
-                                         WHERE n.collection_id = p.collection_id));
 BEGIN
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
         CONTINUE WHEN p.space_weights[i] = 0 OR p.space_kinds[i] <> 'dense'
@@ -319,8 +317,7 @@ BEGIN
             CASE WHEN i = p_single THEN p_walked
                  ELSE ARRAY(SELECT k.id FROM unnest(p_known_spaces, p_known_ids) AS k(space, id)
                             WHERE k.space = i) END,
-            greatest(p_bounds[i], 0),  -- as api.sem_bound counts it
-            v_share);
+            greatest(p_bounds[i], 0));  -- as api.sem_bound counts it
         v_sampled := v_sampled + v_sample.sampled;
         v_beyond := v_beyond + v_sample.beyond;
         v_best := greatest(v_best, v_sample.best);

@@ -12,9 +12,8 @@
 -- dimensions, {ann} the distance its HNSW index orders by between v.embedding and the
 -- half-precision query v_qh (api.ann_order_sql), {passes} whether chunk v.chunk_pk passes
 -- the plan's filter v_filter, {own} the prefix of the space's own functions, {sample}
--- the sample's predicate (api.sample_predicate), {slice} its slice of a key
--- (api.sample_slice), and for a sparse space {op} its distance
--- operator and {cosine} whether it scores by cosine.
+-- the sample's predicate (api.sample_predicate), and for a sparse space {op} its
+-- distance operator and {cosine} whether it scores by cosine.
 -- Every function reads its query from the plan: p.vectors[p_space] (dense),
 -- p.sparse[p_space] (sparse), api.plan_tokens(p, p_space) (multivector).
 --
@@ -51,11 +50,13 @@
 --       response rows;
 --   maxsim(tokens, collection, id) -> float8  (multivector)
 --       one chunk's MaxSim, for the statements a scan writes.
---   sample(plan, space index, read, bound, share) -> (sampled, beyond, best)  (dense)
+--   sample(plan, space index, read, bound) -> (sampled, beyond, best)  (dense)
 --       the walk's check (api.walk_missed): the chunks of the space's sample
---       (api.sample_predicate, the slices below share) scored exactly; beyond: how many
---       of them pass the filter, were not returned by the walk (not in read) and are more
---       similar than its bound; best: the highest similarity among those.
+--       (api.sample_predicate) walked in order through the sample's own index
+--       (api.ensure_sample_indexes) while their index distance could still be nearer
+--       than the bound, each scored exactly (sampled: how many); beyond: how many of them
+--       pass the filter, were not returned by the walk (not in read) and are more similar
+--       than its bound; best: the highest similarity among those.
 -- walk, region and score exist for dense spaces only (the single-space fast path).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
@@ -92,8 +93,7 @@ VALUES
 ('measures', ARRAY['p api.search_plan', 'p_space integer', 'p_ids bigint[]'],
  ARRAY['sims float8[]', 'l2 float8[]'], NULL),
 ('maxsim', ARRAY['p_tokens vector[]', 'p_collection integer', 'p_id bigint'], '{}', 'float8'),
-('sample', ARRAY['p api.search_plan', 'p_space integer', 'p_read bigint[]', 'p_bound float8',
-                 'p_share integer'],
+('sample', ARRAY['p api.search_plan', 'p_space integer', 'p_read bigint[]', 'p_bound float8'],
  ARRAY['sampled integer', 'beyond integer', 'best float8'], NULL)
 $$;
 
@@ -239,27 +239,34 @@ BEGIN
 END
 $body$),
 ('sample', 'dense',
- 'STABLE SET enable_seqscan = off SET enable_bitmapscan = off',
+ 'STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off '
+ 'SET hnsw.iterative_scan = strict_order SET hnsw.ef_search = 40',
  $body$
 DECLARE
     v_q vector := p.vectors[p_space];
+    v_qh halfvec({dims}) := l2_normalize(v_q)::halfvec({dims});
+    v_reach float8 := p_bound - api.ann_distance_error({dims});
     v_filter api.search_filter := p.filter;
     v_filtered boolean := p.filtered;
-    v_past bigint[];  -- sampled, past the bound, not read
-    v_past_sims float8[];
+    v_past bigint[] := '{}';  -- sampled, past the bound, not read
+    v_past_sims float8[] := '{}';
+    r record;
 BEGIN
-    -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
-    -- the few past the bound are looked for among those read, and looked up for the
-    -- filter
-    SELECT count(*)::integer,
-           coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.past), '{}'),
-           coalesce(array_agg(s.sim) FILTER (WHERE s.past), '{}')
-    INTO sampled, v_past, v_past_sims
-    FROM (SELECT s.chunk_pk, s.sim, s.sim > p_bound AND s.chunk_pk <> ALL (p_read) AS past
-          FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM {table} v
-                WHERE v.collection_id = p.collection_id AND v.{sample}
-                  AND (v.{slice}) < p_share
-                OFFSET 0) s) s;
+    -- the sample's graph walked in order (the predicate picks its index) until no
+    -- sampled chunk left can be nearer than the bound; only the few past the bound are
+    -- looked for among those read, and looked up for the filter
+    sampled := 0;
+    FOR r IN SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
+             FROM (SELECT v.chunk_pk, v.embedding, {ann} AS dist FROM {table} v
+                   WHERE v.collection_id = p.collection_id AND v.{sample}
+                   ORDER BY 3) v LOOP
+        EXIT WHEN 1 - r.dist < v_reach;
+        sampled := sampled + 1;
+        IF r.sim > p_bound AND r.chunk_pk <> ALL (p_read) THEN
+            v_past := v_past || r.chunk_pk;
+            v_past_sims := v_past_sims || r.sim;
+        END IF;
+    END LOOP;
     SELECT count(*)::integer, max(v.sim) INTO beyond, best
     FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
           FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
@@ -552,7 +559,7 @@ AS $$
                   api.space_function(p_space_id, b.name), api.spec_parameters(s),
                   CASE WHEN s.returns IS NOT NULL THEN 'RETURNS ' || s.returns ELSE '' END,
                   b.options,
-                  replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(b.body,
+                  replace(replace(replace(replace(replace(replace(replace(replace(replace(b.body,
                       '{table}', format('rag.%I', api.vector_table(p_space_id))),
                       '{dims}', sp.dims::text),
                       '{ann}', api.ann_order_sql('v', 'v_qh', sp.dims)),
@@ -561,8 +568,7 @@ AS $$
                       '{op}', CASE sp.metric WHEN 'cosine' THEN '<=>' ELSE '<#>' END),
                       '{cosine}', (sp.metric = 'cosine')::text),
                       '{max_tokens}', coalesce(sp.max_tokens, 1)::text),
-                      '{sample}', api.sample_predicate()),
-                      '{slice}', api.sample_slice()))
+                      '{sample}', api.sample_predicate()))
     FROM rag.spaces sp, api.space_function_signatures() s
     WHERE sp.id = p_space_id AND s.name = b.name
 $$;

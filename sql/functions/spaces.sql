@@ -61,49 +61,35 @@ AS $$
     END
 $$;
 
--- The walk's check sample: about 1,000 chunks of a collection whatever its size, spread
--- over it as keys are. A threshold search scores them exactly against its query; one the
--- walk did not return yet nearer than the walk's bound proves the walk passed chunks over
--- (threshold.sql, api.walk_missed). Each dense space's vector table has a partial index
--- on 1 chunk in 100 by key (api.sample_predicate), keyed by a slice of the key
--- (api.sample_slice, 0-999: the sampled key's hundreds modulo 1,000, mixed by 389, so that
--- consecutive sampled keys fall in slices 389 apart and any run of keys, a document or a
--- load, is spread over all of them); a search reads the slices below
--- api.sample_share(the collection's chunks): all of that 1% up to 100,000 chunks, then
--- 100,000,000 / n slices of 1,000 (1,000 chunks sampled from 100,000 to 100 M chunks),
--- so that a walk that passed over 0.3% of the collection is caught 19 times in 20.
+-- The walk's check sample: 1 chunk in 100 of a collection by key (api.sample_predicate),
+-- spread over it as keys are. A threshold search walks the sampled chunks nearer than its
+-- walk's bound and scores them exactly; one the walk did not return proves the walk
+-- passed chunks over (threshold.sql, api.walk_missed), so that a walk that passed over
+-- 0.03% of a collection of 1M chunks (0.3% of 100k) is caught 19 times in 20. Each dense
+-- space's vector table has a partial HNSW index over its sampled chunks (the same order
+-- and graph settings as the collections' own), through which the check walks them in
+-- order and stops at the bound: the few it needs cost a small graph's walk, where scoring
+-- every sampled chunk read them all from memory on every search (about twice the time at
+-- 100k: docs/performance/blend-profile.md).
 CREATE FUNCTION api.sample_predicate()
 RETURNS text
 LANGUAGE sql IMMUTABLE
 AS $$ SELECT 'chunk_pk % 100 = 0' $$;
 
-CREATE FUNCTION api.sample_slice()
-RETURNS text
-LANGUAGE sql IMMUTABLE
-AS $$ SELECT 'chunk_pk / 100 % 1000 * 389 % 1000' $$;
-
-CREATE FUNCTION api.sample_share(p_chunks bigint)
-RETURNS integer
-LANGUAGE sql IMMUTABLE
-AS $$ SELECT least(1000, greatest(1, ceil(1e8 / greatest(p_chunks, 1))))::integer $$;
-
 CREATE FUNCTION api.sample_index(p_space_id integer)
 RETURNS text
 LANGUAGE sql IMMUTABLE
 AS $$ SELECT api.vector_table(p_space_id) || '_sample_'
-              || left(md5(api.sample_predicate() || api.sample_slice()), 8) $$;
+              || left(md5(api.sample_predicate() || ' hnsw'), 8) $$;
 
 -- The sample's index on a dense space's vector table (its partitions, the collections,
 -- have it too), for each space that has none: a space registered, a space re-embedded
 -- (its new table), and the spaces a database held before the sample (when the
--- functions are applied after an upgrade; built in the migration's transaction: a scan
--- of each space's vectors, about a second at 1M x 384). The index is named after its
+-- functions are applied after an upgrade; built in the migration's transaction: a graph
+-- of 1% of each space's vectors, about 1 s at 100k x 384). The index is named after its
 -- definition (api.sample_index), so an index of another definition (an earlier sample's)
--- is found and dropped.
--- Up to 600 dimensions it holds the sampled vectors themselves, so that a search reads
--- the sample index-only, from a few contiguous pages, instead of one heap page per
--- sampled chunk (at 1M x 384, 1,000 sampled: 0.8 against 2.5 ms inside a search); a
--- b-tree entry holds at most about 2.7 KB.
+-- is found and dropped. Writes maintain it: a bulk load inserts its 1% into the graph as
+-- it goes.
 CREATE FUNCTION api.ensure_sample_indexes()
 RETURNS void
 LANGUAGE plpgsql
@@ -121,12 +107,9 @@ BEGIN
                        AND c.relname LIKE api.vector_table(v_space.id) || '\_sample%' LOOP
             EXECUTE format('DROP INDEX rag.%I', v_old);
         END LOOP;
-        EXECUTE format('CREATE INDEX %I ON rag.%I (collection_id, (%s)) %s WHERE %s',
+        EXECUTE format('CREATE INDEX %I ON rag.%I USING hnsw %s WHERE %s',
                        api.sample_index(v_space.id), api.vector_table(v_space.id),
-                       api.sample_slice(),
-                       CASE WHEN v_space.dims <= 600 THEN 'INCLUDE (chunk_pk, embedding)'
-                            ELSE '' END,
-                       api.sample_predicate());
+                       api.space_index_sql(v_space), api.sample_predicate());
     END LOOP;
 END
 $$;

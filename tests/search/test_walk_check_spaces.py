@@ -16,7 +16,7 @@ from helpers import call_topk, random_corpus, register_spaces, store_corpus
 
 WALKED, PASSED_OVER = "walked", "passed_over"
 SPACES = {WALKED: 16, PASSED_OVER: 16}
-# sampled keys (api.sample_predicate: 1 in 100; slice 0): out of PASSED_OVER's graph
+# sampled keys (api.sample_predicate: 1 in 100): out of PASSED_OVER's graph
 # only, and out of both
 ONE_GRAPH, NO_GRAPH = 200_000, 300_000
 SAMPLED = 12  # in each space: the corpus's keys 100, 200, ..., 1,000 and the two above
@@ -98,7 +98,8 @@ def test_a_walk_is_checked_against_its_own_reads(db_url: str, hidden: dict) -> N
     assert result["rows"][0]["chunk_id"] == f"hidden-{ONE_GRAPH}", meta
     assert meta["fell_back"] and meta["strategy"] == "scan", meta
     last = meta["rounds"][-1]
-    assert last["sampled"] == 2 * SAMPLED and last["sampled_beyond_bound"] == 1, last
+    # each space's check walked its sample to its bound: the chunk (similarity 1) in both
+    assert 2 <= last["sampled"] <= 2 * SAMPLED and last["sampled_beyond_bound"] == 1, last
 
 
 def test_without_the_check_the_chunk_is_still_ranked_through_the_other_walk(
@@ -116,7 +117,7 @@ def test_a_chunk_no_walk_returned_sends_the_search_to_the_scan(db_url: str, hidd
     assert meta["fell_back"] and meta["strategy"] == "scan", meta
     last = meta["rounds"][-1]
     # the chunk in both spaces' checks (ONE_GRAPH may count in PASSED_OVER's too)
-    assert last["sampled"] == 2 * SAMPLED and last["sampled_beyond_bound"] >= 2, last
+    assert 2 <= last["sampled"] <= 2 * SAMPLED and last["sampled_beyond_bound"] >= 2, last
 
 
 def test_a_space_without_weight_is_not_checked(db_url: str, hidden: dict) -> None:
@@ -124,4 +125,4 @@ def test_a_space_without_weight_is_not_checked(db_url: str, hidden: dict) -> Non
     meta = result["meta"]
     assert meta["fell_back"] and result["rows"][0]["chunk_id"] == f"hidden-{NO_GRAPH}", meta
     last = meta["rounds"][-1]
-    assert last["sampled"] == SAMPLED and last["sampled_beyond_bound"] == 1, last
+    assert 1 <= last["sampled"] <= SAMPLED and last["sampled_beyond_bound"] == 1, last

@@ -87,14 +87,14 @@ AS $function$BEGIN
     END CASE;
 END$function$
 
-CREATE OR REPLACE FUNCTION api.space_sample(p_space_id integer, p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, p_share integer, OUT sampled integer, OUT beyond integer, OUT best double precision)
+CREATE OR REPLACE FUNCTION api.space_sample(p_space_id integer, p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, OUT sampled integer, OUT beyond integer, OUT best double precision)
  RETURNS record
  LANGUAGE plpgsql
  STABLE
 AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
-    WHEN 1 THEN SELECT * INTO sampled, beyond, best FROM api.space_1_sample(p, p_space, p_read, p_bound, p_share); RETURN;
-    WHEN <golden_dense> THEN SELECT * INTO sampled, beyond, best FROM api.space_<golden_dense>_sample(p, p_space, p_read, p_bound, p_share); RETURN;
+    WHEN 1 THEN SELECT * INTO sampled, beyond, best FROM api.space_1_sample(p, p_space, p_read, p_bound); RETURN;
+    WHEN <golden_dense> THEN SELECT * INTO sampled, beyond, best FROM api.space_<golden_dense>_sample(p, p_space, p_read, p_bound); RETURN;
     ELSE PERFORM api.raise_invalid_space(p_space_id::text);
     END CASE;
 END$function$

@@ -102,32 +102,41 @@ BEGIN
 END
 $function$
 
-CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, p_share integer, OUT sampled integer, OUT beyond integer, OUT best double precision)
+CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer, p_read bigint[], p_bound double precision, OUT sampled integer, OUT beyond integer, OUT best double precision)
  RETURNS record
  LANGUAGE plpgsql
  STABLE
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
+ SET enable_sort TO 'off'
+ SET "hnsw.iterative_scan" TO 'strict_order'
+ SET "hnsw.ef_search" TO '40'
 AS $function$
 DECLARE
     v_q vector := p.vectors[p_space];
+    v_qh halfvec(8) := l2_normalize(v_q)::halfvec(8);
+    v_reach float8 := p_bound - api.ann_distance_error(8);
     v_filter api.search_filter := p.filter;
     v_filtered boolean := p.filtered;
-    v_past bigint[];  -- sampled, past the bound, not read
-    v_past_sims float8[];
+    v_past bigint[] := '{}';  -- sampled, past the bound, not read
+    v_past_sims float8[] := '{}';
+    r record;
 BEGIN
-    -- every sampled chunk scored from the index (each similarity once: OFFSET 0); only
-    -- the few past the bound are looked for among those read, and looked up for the
-    -- filter
-    SELECT count(*)::integer,
-           coalesce(array_agg(s.chunk_pk) FILTER (WHERE s.past), '{}'),
-           coalesce(array_agg(s.sim) FILTER (WHERE s.past), '{}')
-    INTO sampled, v_past, v_past_sims
-    FROM (SELECT s.chunk_pk, s.sim, s.sim > p_bound AND s.chunk_pk <> ALL (p_read) AS past
-          FROM (SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim FROM rag.vectors_N v
-                WHERE v.collection_id = p.collection_id AND v.chunk_pk % 100 = 0
-                  AND (v.chunk_pk / 100 % 1000 * 389 % 1000) < p_share
-                OFFSET 0) s) s;
+    -- the sample's graph walked in order (the predicate picks its index) until no
+    -- sampled chunk left can be nearer than the bound; only the few past the bound are
+    -- looked for among those read, and looked up for the filter
+    sampled := 0;
+    FOR r IN SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
+             FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
+                   WHERE v.collection_id = p.collection_id AND v.chunk_pk % 100 = 0
+                   ORDER BY 3) v LOOP
+        EXIT WHEN 1 - r.dist < v_reach;
+        sampled := sampled + 1;
+        IF r.sim > p_bound AND r.chunk_pk <> ALL (p_read) THEN
+            v_past := v_past || r.chunk_pk;
+            v_past_sims := v_past_sims || r.sim;
+        END IF;
+    END LOOP;
     SELECT count(*)::integer, max(v.sim) INTO beyond, best
     FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
           FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
