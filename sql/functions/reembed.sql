@@ -74,10 +74,18 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     v_collection integer;
+    v_space rag.spaces;
 BEGIN
     FOR v_collection IN SELECT id FROM rag.collections ORDER BY id LOOP
         PERFORM api.create_shadow_partition(p_space_id, v_collection, p_dims, true);
     END LOOP;
+    -- the walk's check's sample index, built here rather than at the switch, which holds
+    -- the space's tables locked (api.ensure_sample_indexes)
+    SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
+    v_space.dims := p_dims;
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw %s WHERE %s',
+                   api.shadow_table(p_space_id) || '_sample', api.shadow_table(p_space_id),
+                   api.space_index_sql(v_space), api.sample_predicate());
 END
 $$;
 
@@ -106,7 +114,13 @@ BEGIN
     UPDATE rag.spaces
     SET dims = p_dims, embedder = p_embedder, embedder_next = NULL, model = p_model
     WHERE id = p_space_id;
-    PERFORM api.ensure_sample_indexes();  -- the old one went with the old table
+    -- the shadow's sample index (api.index_shadow_vectors) takes the old one's name; the
+    -- old one went with the old table
+    IF to_regclass(format('rag.%I', api.shadow_table(p_space_id) || '_sample')) IS NOT NULL THEN
+        EXECUTE format('ALTER INDEX rag.%I RENAME TO %I',
+                       api.shadow_table(p_space_id) || '_sample', api.sample_index(p_space_id));
+    END IF;
+    PERFORM api.ensure_sample_indexes();
     PERFORM api.create_space_functions(p_space_id);
     PERFORM api.routing_changed();
 END

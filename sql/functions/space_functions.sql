@@ -56,7 +56,8 @@
 --       (api.ensure_sample_indexes) while their index distance could still be nearer
 --       than the bound, each scored exactly (sampled: how many); beyond: how many of them
 --       pass the filter, were not returned by the walk (not in read) and are more similar
---       than its bound; best: the highest similarity among those.
+--       than its bound (the walk stops at the eighth); best: the highest similarity
+--       among those.
 -- walk, region and score exist for dense spaces only (the single-space fast path).
 --
 -- The planner is kept on the index paths (sorts, bitmaps, hashes and sequential scans
@@ -240,37 +241,36 @@ END
 $body$),
 ('sample', 'dense',
  'STABLE SET enable_seqscan = off SET enable_bitmapscan = off SET enable_sort = off '
- 'SET hnsw.iterative_scan = strict_order SET hnsw.ef_search = 40',
+ 'SET hnsw.iterative_scan = strict_order SET hnsw.ef_search = 40 '
+ 'SET hnsw.max_scan_tuples = 2000000000',
  $body$
 DECLARE
     v_q vector := p.vectors[p_space];
     v_qh halfvec({dims}) := l2_normalize(v_q)::halfvec({dims});
     v_reach float8 := p_bound - api.ann_distance_error({dims});
     v_filter api.search_filter := p.filter;
-    v_filtered boolean := p.filtered;
-    v_past bigint[] := '{}';  -- sampled, past the bound, not read
-    v_past_sims float8[] := '{}';
     r record;
 BEGIN
-    -- the sample's graph walked in order (the predicate picks its index) until no
-    -- sampled chunk left can be nearer than the bound; only the few past the bound are
-    -- looked for among those read, and looked up for the filter
+    -- the sample's own graph (the planner's choice for its predicate) walked in order
+    -- until no sampled chunk it would still return can be nearer than the bound, not cut
+    -- short by max_scan_tuples; a chunk past the bound that the walk did not read and
+    -- that passes the filter proves the walk wrong, and a few of them are proof enough
     sampled := 0;
+    beyond := 0;
     FOR r IN SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
              FROM (SELECT v.chunk_pk, v.embedding, {ann} AS dist FROM {table} v
                    WHERE v.collection_id = p.collection_id AND v.{sample}
                    ORDER BY 3) v LOOP
         EXIT WHEN 1 - r.dist < v_reach;
         sampled := sampled + 1;
-        IF r.sim > p_bound AND r.chunk_pk <> ALL (p_read) THEN
-            v_past := v_past || r.chunk_pk;
-            v_past_sims := v_past_sims || r.sim;
-        END IF;
+        CONTINUE WHEN r.sim <= p_bound OR r.chunk_pk = ANY (p_read);
+        CONTINUE WHEN p.filtered
+                      AND NOT coalesce((SELECT {passes} FROM (SELECT r.chunk_pk, p.collection_id)
+                                                         AS v(chunk_pk, collection_id)), false);
+        beyond := beyond + 1;
+        best := greatest(best, r.sim);
+        EXIT WHEN beyond >= 8;
     END LOOP;
-    SELECT count(*)::integer, max(v.sim) INTO beyond, best
-    FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
-          FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
-    WHERE NOT v_filtered OR {passes};
 END
 $body$),
 ('walk', 'dense',

@@ -64,8 +64,9 @@ $$;
 -- The walk's check sample: 1 chunk in 100 of a collection by key (api.sample_predicate),
 -- spread over it as keys are. A threshold search walks the sampled chunks nearer than its
 -- walk's bound and scores them exactly; one the walk did not return proves the walk
--- passed chunks over (threshold.sql, api.walk_missed), so that a walk that passed over
--- 0.03% of a collection of 1M chunks (0.3% of 100k) is caught 19 times in 20. Each dense
+-- passed chunks over (threshold.sql, api.walk_missed): by count, a walk that passed over
+-- 0.03% of a collection of 1M chunks (0.3% of 100k) holds a sampled chunk 19 times in
+-- 20, which the sample's graph finds as a walk finds chunks, nearly always. Each dense
 -- space's vector table has a partial HNSW index over its sampled chunks (the same order
 -- and graph settings as the collections' own), through which the check walks them in
 -- order and stops at the bound: the few it needs cost a small graph's walk, where scoring
@@ -86,10 +87,11 @@ AS $$ SELECT api.vector_table(p_space_id) || '_sample_'
 -- have it too), for each space that has none: a space registered, a space re-embedded
 -- (its new table), and the spaces a database held before the sample (when the
 -- functions are applied after an upgrade; built in the migration's transaction: a graph
--- of 1% of each space's vectors, about 1 s at 100k x 384). The index is named after its
--- definition (api.sample_index), so an index of another definition (an earlier sample's)
--- is found and dropped. Writes maintain it: a bulk load inserts its 1% into the graph as
--- it goes.
+-- of 1% of each space's vectors, about 1 s at 100k x 384 and growing with the size). A
+-- re-embed builds its new table's beside the shadow (api.index_shadow_vectors). The index
+-- is named after its definition (api.sample_index), so an index of another definition
+-- (an earlier sample's) is found and dropped. Writes maintain it: a bulk load inserts its
+-- 1% into the graph as it goes.
 CREATE FUNCTION api.ensure_sample_indexes()
 RETURNS void
 LANGUAGE plpgsql

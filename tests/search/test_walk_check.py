@@ -121,30 +121,55 @@ def test_a_sampled_chunk_the_filter_excludes_does_not_count(
     assert last["sampled"] >= 1 and last["sampled_beyond_bound"] == 0, last
 
 
-def _sampled(corpus: np.ndarray, db_url: str, bound: float) -> int:
-    """How many sampled chunks the check walks and scores for the query corpus at bound."""
+def _check(corpus: np.ndarray, db_url: str, bound: float,
+           read: list[int] | None = None) -> tuple[int, int]:  # fmt: skip
+    """(sampled, beyond) of the check for the query corpus at bound, the walk having read
+    read (none by default)."""
     with psycopg.connect(db_url, autocommit=True) as conn:
-        return int(conn.execute(
-            "SELECT (api.space_sample(s.id, api.search_plan(ARRAY[%s::vector], ARRAY[s.name], "
-            "ARRAY[1.0]::float8[], 5, 1.0, 0, 0, '{}', '{}', 0, NULL, 'default'), 1, '{}', %s"
-            ")).sampled FROM rag.spaces s WHERE s.name = %s",
-            (str(corpus.tolist()), bound, SPACE),
-        ).fetchone()[0])  # fmt: skip
+        row = conn.execute(
+            "SELECT (c).sampled, (c).beyond FROM (SELECT api.space_sample(s.id, "
+            "api.search_plan(ARRAY[%s::vector], ARRAY[s.name], ARRAY[1.0]::float8[], 5, 1.0, "
+            "0, 0, '{}', '{}', 0, NULL, 'default'), 1, %s::bigint[], %s) AS c "
+            "FROM rag.spaces s WHERE s.name = %s) x",
+            (str(corpus.tolist()), read or [], bound, SPACE),
+        ).fetchone()
+    return int(row[0]), int(row[1])
 
 
 def test_the_check_walks_the_sample_to_the_bound(db_url: str, corpus: np.ndarray) -> None:
     """Every sampled chunk under a bound nothing falls below; near the query's own vector,
     only the hidden chunk itself (similarity 1); in between, the chunks nearer than the
     bound and no more."""
-    assert _sampled(corpus, db_url, -1.0) == SAMPLED
-    assert _sampled(corpus, db_url, 0.999) == 1
+    every = [HIDDEN, *range(100, 1_001, 100)]
+    assert _check(corpus, db_url, -1.0, read=every) == (SAMPLED, 0)
+    assert _check(corpus, db_url, 0.999) == (1, 1)
     with psycopg.connect(db_url, autocommit=True) as conn:
         register_vector(conn)
         sims = sorted(float(1 - row[0]) for row in conn.execute(
             f"SELECT v.embedding <=> %s FROM rag.vectors_{_space_id(conn, SPACE)} v "
             "WHERE v.chunk_pk %% 100 = 0", (corpus,)))  # fmt: skip
     between = (sims[-4] + sims[-5]) / 2  # four sampled chunks nearer than this
-    assert _sampled(corpus, db_url, between) == 4
+    assert _check(corpus, db_url, between) == (4, 4)
+
+
+def test_eight_sampled_chunks_past_the_bound_are_proof_enough(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    # nothing read and no bound: every sampled chunk proves the walk wrong; the check
+    # stops at the eighth
+    assert _check(corpus, db_url, -1.0) == (8, 8)
+
+
+def test_the_check_keeps_to_the_sample_index_on_a_cached_plan(
+    db_url: str, corpus: np.ndarray
+) -> None:
+    """Searches on one connection past the point where PL/pgSQL keeps a generic plan: the
+    hidden chunk, in the sample's graph only, is found by every check."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        for _ in range(8):
+            meta = call_topk(conn, {SPACE: corpus}, {SPACE: 1.0}, (1.0, 0.0, 0.0), 5,
+                             options=THRESHOLD)["meta"]  # fmt: skip
+            assert meta["fell_back"] and meta["rounds"][-1]["sampled_beyond_bound"] == 1, meta
 
 
 @pytest.mark.parametrize("dims", [600, 1000])

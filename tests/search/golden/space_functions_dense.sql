@@ -111,40 +111,39 @@ CREATE OR REPLACE FUNCTION api.space_N_sample(p api.search_plan, p_space integer
  SET enable_sort TO 'off'
  SET "hnsw.iterative_scan" TO 'strict_order'
  SET "hnsw.ef_search" TO '40'
+ SET "hnsw.max_scan_tuples" TO '2000000000'
 AS $function$
 DECLARE
     v_q vector := p.vectors[p_space];
     v_qh halfvec(8) := l2_normalize(v_q)::halfvec(8);
     v_reach float8 := p_bound - api.ann_distance_error(8);
     v_filter api.search_filter := p.filter;
-    v_filtered boolean := p.filtered;
-    v_past bigint[] := '{}';  -- sampled, past the bound, not read
-    v_past_sims float8[] := '{}';
     r record;
 BEGIN
-    -- the sample's graph walked in order (the predicate picks its index) until no
-    -- sampled chunk left can be nearer than the bound; only the few past the bound are
-    -- looked for among those read, and looked up for the filter
+    -- the sample's own graph (the planner's choice for its predicate) walked in order
+    -- until no sampled chunk it would still return can be nearer than the bound, not cut
+    -- short by max_scan_tuples; a chunk past the bound that the walk did not read and
+    -- that passes the filter proves the walk wrong, and a few of them are proof enough
     sampled := 0;
+    beyond := 0;
     FOR r IN SELECT v.chunk_pk, (1 - (v.embedding <=> v_q))::float8 AS sim, v.dist
              FROM (SELECT v.chunk_pk, v.embedding, l2_normalize(v.embedding)::halfvec(8) <=> v_qh AS dist FROM rag.vectors_N v
                    WHERE v.collection_id = p.collection_id AND v.chunk_pk % 100 = 0
                    ORDER BY 3) v LOOP
         EXIT WHEN 1 - r.dist < v_reach;
         sampled := sampled + 1;
-        IF r.sim > p_bound AND r.chunk_pk <> ALL (p_read) THEN
-            v_past := v_past || r.chunk_pk;
-            v_past_sims := v_past_sims || r.sim;
-        END IF;
-    END LOOP;
-    SELECT count(*)::integer, max(v.sim) INTO beyond, best
-    FROM (SELECT u.chunk_pk, u.sim, p.collection_id AS collection_id
-          FROM unnest(v_past, v_past_sims) AS u(chunk_pk, sim)) v
-    WHERE NOT v_filtered OR (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
+        CONTINUE WHEN r.sim <= p_bound OR r.chunk_pk = ANY (p_read);
+        CONTINUE WHEN p.filtered
+                      AND NOT coalesce((SELECT (SELECT api.passes(v_filter, c, (SELECT d.metadata FROM rag.documents d
                                                 WHERE d.id = c.document_id
                                                   AND d.collection_id = c.collection_id))
                     FROM rag.chunks c
-                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id);
+                    WHERE c.id = v.chunk_pk AND c.collection_id = v.collection_id) FROM (SELECT r.chunk_pk, p.collection_id)
+                                                         AS v(chunk_pk, collection_id)), false);
+        beyond := beyond + 1;
+        best := greatest(best, r.sim);
+        EXIT WHEN beyond >= 8;
+    END LOOP;
 END
 $function$
 
