@@ -83,9 +83,8 @@ BEGIN
     -- the space's tables locked (api.ensure_sample_indexes)
     SELECT * INTO STRICT v_space FROM rag.spaces WHERE id = p_space_id;
     v_space.dims := p_dims;
-    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw %s WHERE %s',
-                   api.shadow_table(p_space_id) || '_sample', api.shadow_table(p_space_id),
-                   api.space_index_sql(v_space), api.sample_predicate());
+    PERFORM api.create_sample_index(v_space, api.shadow_table(p_space_id),
+                                    api.shadow_table(p_space_id) || '_sample');
 END
 $$;
 

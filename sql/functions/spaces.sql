@@ -83,6 +83,18 @@ LANGUAGE sql IMMUTABLE
 AS $$ SELECT api.vector_table(p_space_id) || '_sample_'
               || left(md5(api.sample_predicate() || ' hnsw'), 8) $$;
 
+-- The sample's partial HNSW index, named p_name, on p_table: a dense space's vector table
+-- or a re-embed's shadow of it (s then carries the shadow's dimensions).
+CREATE FUNCTION api.create_sample_index(s rag.spaces, p_table text, p_name text)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON rag.%I USING hnsw %s WHERE %s',
+                   p_name, p_table, api.space_index_sql(s), api.sample_predicate());
+END
+$$;
+
 -- The sample's index on a dense space's vector table (its partitions, the collections,
 -- have it too), for each space that has none: a space registered, a space re-embedded
 -- (its new table), and the spaces a database held before the sample (when the
@@ -109,9 +121,8 @@ BEGIN
                        AND c.relname LIKE api.vector_table(v_space.id) || '\_sample%' LOOP
             EXECUTE format('DROP INDEX rag.%I', v_old);
         END LOOP;
-        EXECUTE format('CREATE INDEX %I ON rag.%I USING hnsw %s WHERE %s',
-                       api.sample_index(v_space.id), api.vector_table(v_space.id),
-                       api.space_index_sql(v_space), api.sample_predicate());
+        PERFORM api.create_sample_index(v_space, api.vector_table(v_space.id),
+                                        api.sample_index(v_space.id));
     END LOOP;
 END
 $$;
