@@ -181,7 +181,12 @@ BEGIN
         v_legs := CASE WHEN cardinality(v_boxes) > 0 AND NOT p.filtered
                             AND (v_sigma < p.w_sig OR v_sigma < p.w_rec)
                        THEN api.region_legs(p, v_sigma, v_budget + 1) END;
-        IF v_legs > v_budget THEN
+        IF cardinality(v_boxes) = 0 THEN
+            -- nothing unread can reach theta: no region to read
+            v_region := '{}';
+            v_region_size := 0;
+            v_scored_where_read := false;
+        ELSIF v_legs > v_budget THEN
             v_region_size := v_legs;
             v_scored_where_read := false;
         ELSIF v_scored_where_read THEN
@@ -228,8 +233,10 @@ BEGIN
                 v_known_spaces := array_fill(v_single, ARRAY[cardinality(v_reaching.ids)]);
                 v_known_ids := v_reaching.ids;
                 v_known_sims := v_reaching.sims;
-            ELSE
+            ELSIF cardinality(v_region) > 0 THEN
                 v_new := ARRAY(SELECT unnest(v_region) EXCEPT SELECT unnest(v_ids));
+            ELSE
+                v_new := '{}';
             END IF;
             IF cardinality(v_new) > 0 THEN
                 v_scored := api.score_ids(p, v_new, v_known_spaces, v_known_ids,
