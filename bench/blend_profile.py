@@ -34,7 +34,7 @@ from psycopg.types.json import Jsonb, set_json_loads
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import corpus_database, prewarm, print_table, server
+from bench.common import corpus_database, prewarm, print_table, rotated, server
 from bench.corpus import CorpusSpec, query_vectors
 from bench.search_bench import MIXES, OURS, Case, K, SqlMethods
 
@@ -104,7 +104,7 @@ def run(conn: psycopg.Connection, queries: np.ndarray, ef_search: int,
             methods.ann(Case("", profile.weights, collection_id=collection_id), q)
             ours(conn, methods, profile.weights, q)
     for i, q in enumerate(queries):
-        for profile in profiles:
+        for profile in rotated(profiles, i):
             case = Case("", profile.weights, collection_id=collection_id)
             started = time.perf_counter()
             methods.ann(case, q)

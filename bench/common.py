@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -25,6 +26,8 @@ from bench.corpus import CorpusSpec, write_jsonl
 
 BENCH_DIR = Path(__file__).resolve().parent
 DATA_DIR = BENCH_DIR / "data"
+
+T = TypeVar("T")
 
 
 def bench_settings() -> Settings:
@@ -181,6 +184,17 @@ def service(
     finally:
         process.terminate()
         process.wait(60)
+
+
+def rotated(items: Sequence[T], start: int) -> list[T]:
+    """``items`` from position ``start`` (modulo their number) round to the one before it.
+    A benchmark that runs every case for each query starts each query at the next case, so
+    that no case always runs first (its plain ANN query after another query's searches,
+    cold, where the others follow a search of the same query's vector, warm)."""
+    if not items:
+        return []
+    start %= len(items)
+    return [*items[start:], *items[:start]]
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -61,6 +61,7 @@ from bench.common import (
     percentiles,
     prewarm,
     print_table,
+    rotated,
     server,
     with_database,
 )
@@ -251,7 +252,7 @@ def run_sql(conn: psycopg.Connection, queries: np.ndarray, scan_queries: int,
                 if name in case.times:
                     calls[name](case, q)
     for i, q in enumerate(queries):
-        for case in cases:
+        for case in rotated(cases, i):
             truth = None
             for name in case.times:
                 if name in ("scan", "ours_exact") and i >= scan_queries:
