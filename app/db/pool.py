@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
+import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.types.json import set_json_dumps, set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
+from app.db.sqlfiles import queries
 from app.search.sqlplan import register_plan_types
 from app.settings import Settings
+
+log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 5
 
@@ -27,6 +33,33 @@ async def configure_connection(conn: AsyncConnection) -> None:
     set_json_loads(orjson.loads, conn)
     set_json_dumps(_dumps, conn)
     await register_plan_types(conn)
+
+
+# How long a new connection's warm-up may take: on a cold cache a first search can be
+# slow, and a pool that opens or replaces connections waits for them.
+WARM_UP_TIMEOUT_MS = 2_000
+
+
+async def configure_pooled_connection(conn: AsyncConnection) -> None:
+    """configure_connection, then the search functions' statements planned on the
+    connection before it is lent (api.warm_plans), so that no request pays for them.
+    Whatever the warm-up did not reach in WARM_UP_TIMEOUT_MS, or could not search (an
+    older schema, a search that fails), is left to the first search, as before."""
+    await configure_connection(conn)
+    q = queries("meta")
+    try:
+        async with conn.transaction():
+            await conn.execute(q.local_statement_timeout, (str(WARM_UP_TIMEOUT_MS),))
+            await conn.execute(q.warm_plans)
+    except psycopg.Error as error:
+        log.info("a new connection's search plans were left to its first search: %s", error)
+
+
+def pooled_configure(settings: Settings) -> Callable[[AsyncConnection], Awaitable[None]]:
+    """What a pool runs on each connection it opens: behind a transaction pooler the
+    plans would be made on whichever server connection the pooler picks, so only the
+    set-up."""
+    return configure_connection if settings.db_transaction_pooler else configure_pooled_connection
 
 
 # TCP keepalives on a pooled connection (libpq's; ignored on a Unix socket): one whose
@@ -60,7 +93,7 @@ def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
         open=False,
         timeout=settings.pool_timeout,
         max_waiting=settings.pool_size * 50,
-        configure=configure_connection,
+        configure=pooled_configure(settings),
         kwargs=connection_kwargs(settings),
         name="ragsearch",
     )

@@ -24,6 +24,13 @@ SELECT api.collection_partitions({id});
 -- After a bulk load, the partitions it wrote ({tables}; app/ingest/bulk.py says which).
 VACUUM (ANALYZE) {tables};
 
+-- name: warm_plans
+-- A pooled connection's search plans made before it is lent (api.warm_plans).
+SELECT api.warm_plans();
+
+-- name: local_statement_timeout
+SELECT set_config('statement_timeout', %s, true);
+
 -- name: load_vector_library
 SELECT '[1]'::vector;
 
