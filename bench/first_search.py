@@ -65,6 +65,8 @@ def main() -> None:
     parser.add_argument("--dims", type=int, default=384)
     parser.add_argument("--connections", type=int, default=20)
     args = parser.parse_args()
+    if args.connections < 2:
+        parser.error("--connections must be at least 2 (one cold, one warmed)")
     spec = CorpusSpec(args.n, args.dims)
     queries = query_vectors(spec, len(SEARCHES) * args.connections)
     with server() as admin:
@@ -74,10 +76,10 @@ def main() -> None:
         for i in range(args.connections):
             warm = i % 2 == 1
             vectors = queries[i * len(SEARCHES) : (i + 1) * len(SEARCHES)]
-            warmed, searched = first_searches(url, vectors, warm)
+            warm_up, searched = first_searches(url, vectors, warm)
             times[warm].append(searched)
-            if warmed is not None:
-                warm_ups.append(warmed)
+            if warm_up is not None:
+                warm_ups.append(warm_up)
             print(f"\rconnection {i + 1}/{args.connections}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
     print(f"\n{spec.n:,} chunks x {spec.dims} dims, {args.connections} new connections, "

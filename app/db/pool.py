@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from app.db.sqlfiles import queries
 from app.search.sqlplan import register_plan_types
 from app.settings import Settings
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("ragsearch")
 
 CONNECT_TIMEOUT_S = 5
 
@@ -38,6 +39,7 @@ async def configure_connection(conn: AsyncConnection) -> None:
 # How long a new connection's warm-up may take: on a cold cache a first search can be
 # slow, and a pool that opens or replaces connections waits for them.
 WARM_UP_TIMEOUT_MS = 2_000
+POOL_WORKERS = 3  # the pool's connection-opening tasks (psycopg_pool's default)
 
 
 async def configure_pooled_connection(conn: AsyncConnection) -> None:
@@ -51,8 +53,20 @@ async def configure_pooled_connection(conn: AsyncConnection) -> None:
         async with conn.transaction():
             await conn.execute(q.local_statement_timeout, (str(WARM_UP_TIMEOUT_MS),))
             await conn.execute(q.warm_plans)
-    except psycopg.Error as error:
+    except (psycopg.errors.UndefinedFunction, psycopg.errors.QueryCanceled) as error:
+        # an older schema; a warm-up past its time (a cold cache)
         log.info("a new connection's search plans were left to its first search: %s", error)
+    except psycopg.Error as error:
+        log.warning("a new connection's search plans were left to its first search: %s", error)
+
+
+def warm_up_allowance_s(settings: Settings) -> float:
+    """The most a pool's opening can spend warming its connections (POOL_WORKERS at a
+    time, each within WARM_UP_TIMEOUT_MS): what a caller waiting for the pool adds to
+    its own timeout."""
+    if settings.db_transaction_pooler:
+        return 0.0
+    return math.ceil(settings.pool_size / POOL_WORKERS) * WARM_UP_TIMEOUT_MS / 1000
 
 
 def pooled_configure(settings: Settings) -> Callable[[AsyncConnection], Awaitable[None]]:
@@ -96,4 +110,5 @@ def create_pool(url: str, settings: Settings) -> AsyncConnectionPool:
         configure=pooled_configure(settings),
         kwargs=connection_kwargs(settings),
         name="ragsearch",
+        num_workers=POOL_WORKERS,
     )

@@ -25,7 +25,7 @@ import psycopg
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from app.db.pool import connection_kwargs, pooled_configure
+from app.db.pool import configure_connection, connection_kwargs
 from app.db.sqlfiles import queries
 from app.errors import is_write_collision
 from app.settings import Settings
@@ -80,7 +80,9 @@ class ReplicaSet:
             open=False,
             timeout=LEND_TIMEOUT,
             check=AsyncConnectionPool.check_connection,
-            configure=pooled_configure(self.settings),
+            # no warm-up (app/db/pool.py): this pool grows on demand, and a read waiting
+            # for its new connection would wait for the warm-up too
+            configure=configure_connection,
             kwargs=connection_kwargs(self.settings),
             name=f"ragsearch-{name}",
         )

@@ -29,7 +29,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
 
 from app.db.index_repair import repair_missing_indexes
 from app.db.locks import SERVICE
-from app.db.pool import CONNECT_TIMEOUT_S, create_pool
+from app.db.pool import CONNECT_TIMEOUT_S, create_pool, warm_up_allowance_s
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.errors import Unavailable, from_database_error, is_write_collision, unreachable_worker
@@ -70,7 +70,7 @@ class DatabaseSupervisor:
     async def start(self) -> None:
         self.url = await asyncio.to_thread(self.runtime.start)
         self.pool = create_pool(self.url, self.settings)
-        await self.pool.open(wait=True, timeout=30)
+        await self.pool.open(wait=True, timeout=30 + warm_up_allowance_s(self.settings))
         await self._announce()
         self._task = asyncio.create_task(self._watch(), name="database-supervisor")
 
@@ -259,7 +259,7 @@ class DatabaseSupervisor:
         """A fresh pool (the old one's connections died with the server)."""
         fresh = create_pool(self.url, self.settings)
         try:
-            await fresh.open(wait=True, timeout=10)
+            await fresh.open(wait=True, timeout=10 + warm_up_allowance_s(self.settings))
         except PoolTimeout:
             await fresh.close()
             return False

@@ -162,34 +162,41 @@ END
 $$;
 
 -- Plans the search functions' statements on the calling connection, as its first search
--- would (PL/pgSQL plans each statement once per connection: at 100k, 50-80 ms of a
--- connection's first search against ~15 ms after): one threshold search of each dense
--- space, on the first collection, by the vector of one of its chunks (an axis where it
--- holds none) with recency and signal weighted, its answer discarded. Returns how many
--- ran, and leaves that number in the session's setting ragsearch.warmed_plans; a search
--- that fails is passed over (what it planned stays planned).
+-- would (PL/pgSQL plans each statement once per connection: at 100k, a connection's first
+-- 0.5/0.3/0.2 search took 49 ms at p50 cold against 19 ms warmed,
+-- docs/performance/http-and-ingest.md): for each dense space, one threshold search by
+-- the vector of one of its chunks, in that chunk's collection (the part itself where a
+-- collection is split), with recency and signal weighted, its answer discarded. Returns
+-- how many ran, and leaves that number in the session's setting ragsearch.warmed_plans
+-- (what a pooled connection was given); a search that fails is passed over (what it
+-- planned stays planned). On Citus nothing: a coordinator sends each search whole to a
+-- worker, whose connection plans it.
 CREATE FUNCTION api.warm_plans()
 RETURNS integer
 LANGUAGE plpgsql
 AS $$
 DECLARE
-    v_collection rag.collections;
     v_space record;
+    v_collection integer;
     v_query vector;
+    p api.search_plan;
     v_ran integer := 0;
 BEGIN
-    SELECT * INTO v_collection FROM rag.collections WHERE part_of IS NULL ORDER BY id LIMIT 1;
-    FOR v_space IN SELECT id, name, dims FROM rag.spaces
-                   WHERE kind = 'dense' AND v_collection.id IS NOT NULL ORDER BY id LOOP
+    FOR v_space IN SELECT id, name FROM rag.spaces
+                   WHERE kind = 'dense' AND NOT api.distributed() ORDER BY id LOOP
         BEGIN
-            EXECUTE format('SELECT embedding FROM rag.%I WHERE collection_id = $1 LIMIT 1',
+            EXECUTE format('SELECT collection_id, embedding FROM rag.%I LIMIT 1',
                            api.vector_table(v_space.id))
-            INTO v_query USING v_collection.id;
-            PERFORM api.rag_topk_weighted(
-                ARRAY[coalesce(v_query,
-                               ('[1' || repeat(',0', v_space.dims - 1) || ']')::vector)],
-                ARRAY[v_space.name], ARRAY[1.0]::float8[], 10, 0.5, 0.3, 0.2, '{}',
-                '{"strategy": "threshold"}', 0, NULL, v_collection.name);
+            INTO v_collection, v_query;
+            CONTINUE WHEN v_query IS NULL;  -- no vector to search by
+            p := api.search_plan(
+                ARRAY[v_query], ARRAY[v_space.name], ARRAY[1.0]::float8[], 10, 0.5, 0.3, 0.2,
+                '{}', '{"strategy": "threshold"}', 0, NULL,
+                (SELECT coalesce(w.name, c.name) FROM rag.collections c
+                 LEFT JOIN rag.collections w ON w.id = c.part_of WHERE c.id = v_collection));
+            p.collection_id := v_collection;
+            p.filter.collection_id := v_collection;
+            PERFORM api.topk(v_collection, p);
             v_ran := v_ran + 1;
         EXCEPTION WHEN OTHERS THEN
             NULL;
