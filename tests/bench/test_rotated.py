@@ -1,5 +1,6 @@
-"""The benchmarks' case order per query: each query starts at the next case, so that no
-case always runs first (bench/common.py rotated)."""
+"""The benchmarks' order per query: each query starts at the next case, so that no case
+always runs first (bench/common.py rotated), and within a case the scan runs first and
+the other methods each in turn after it (bench/search_bench.py method_order)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ holds scripts
 
 from bench.common import rotated
+from bench.search_bench import method_order
 
 
 def test_each_query_starts_at_the_next_case() -> None:
@@ -26,3 +28,15 @@ def test_every_case_runs_first_equally_often_and_once_per_query() -> None:
 
 def test_no_cases() -> None:
     assert rotated([], 3) == []
+
+
+def test_the_scan_first_then_each_method_in_turn() -> None:
+    names = ["ann", "scan", "rescored", "ours", "ours_exact"]
+    orders = [method_order(names, i) for i in range(4)]
+    assert all(order[0] == "scan" for order in orders)
+    assert [order[1] for order in orders] == ["ann", "rescored", "ours", "ours_exact"]
+    assert all(sorted(order) == sorted(names) for order in orders)
+
+
+def test_without_the_scan_each_method_in_turn() -> None:
+    assert method_order(["ann", "rescored", "ours"], 1) == ["rescored", "ours", "ann"]
