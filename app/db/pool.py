@@ -60,20 +60,25 @@ async def configure_pooled_connection(conn: AsyncConnection) -> None:
         log.warning("a new connection's search plans were left to its first search: %s", error)
 
 
+def warms_plans(settings: Settings) -> bool:
+    """Whether the pool warms its connections: not behind a transaction pooler, where the
+    plans would be made on whichever server connection the pooler picks."""
+    return not settings.db_transaction_pooler
+
+
 def warm_up_allowance_s(settings: Settings) -> float:
     """The most a pool's opening can spend warming its connections (POOL_WORKERS at a
     time, each within WARM_UP_TIMEOUT_MS): what a caller waiting for the pool adds to
     its own timeout."""
-    if settings.db_transaction_pooler:
+    if not warms_plans(settings):
         return 0.0
     return math.ceil(settings.pool_size / POOL_WORKERS) * WARM_UP_TIMEOUT_MS / 1000
 
 
 def pooled_configure(settings: Settings) -> Callable[[AsyncConnection], Awaitable[None]]:
-    """What a pool runs on each connection it opens: behind a transaction pooler the
-    plans would be made on whichever server connection the pooler picks, so only the
-    set-up."""
-    return configure_connection if settings.db_transaction_pooler else configure_pooled_connection
+    """What a pool runs on each connection it opens: the set-up, and the warm-up where
+    the pool warms its connections."""
+    return configure_pooled_connection if warms_plans(settings) else configure_connection
 
 
 # TCP keepalives on a pooled connection (libpq's; ignored on a Unix socket): one whose
