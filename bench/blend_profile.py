@@ -4,15 +4,15 @@ summed over the queries of each weight mix.
     python bench/blend_profile.py --n 100000 --dims 384 --queries 100
 
 The corpus database of bench/search_bench.py (bench/data, built once by either script) is
-reused. For each query and mix, interleaved: the plain HNSW top-10 (``ann``, the floor)
-and ``api.rag_topk_weighted`` (ours, default mode), whose response meta says where the
-request's time went: ``timings_ms`` (plan, keywords, choose, rank, rows inside the
-database) and, for the threshold search, ``rounds`` (per round: its depth, the region's
-boxes and chunks, the chunks scored, and the ms of its phases: seeds, walk, score,
-region, and the walk's check against the sample). Printed per mix: the latencies (p50)
-and, as means per request in ms, each phase, what the client spends outside the
-database's timings (the call, the JSON answer), and the shape of the work (rounds, depth,
-region, chunks scored).
+reused. For each query and mix, interleaved (in turn first: ``pair_order``): the plain
+HNSW top-10 (``ann``, the floor) and ``api.rag_topk_weighted`` (ours, default mode),
+whose response meta says where the request's time went: ``timings_ms`` (plan, keywords,
+choose, rank, rows inside the database) and, for the threshold search, ``rounds`` (per
+round: its depth, the region's boxes and chunks, the chunks scored, and the ms of its
+phases: seeds, walk, score, region, and the walk's check against the sample). Printed
+per mix: the latencies (p50) and, as means per request in ms, each phase, what the
+client spends outside the database's timings (the call, the JSON answer), and the shape
+of the work (rounds, depth, region, chunks scored).
 """
 
 from __future__ import annotations
@@ -92,6 +92,14 @@ def ours(conn: psycopg.Connection, methods: SqlMethods, weights: tuple[float, fl
     return (time.perf_counter() - started) * 1000, row[0]["meta"]
 
 
+def pair_order(query: int, cases: int) -> list[str]:
+    """Which of a case's two searches runs first for the ``query``-th query: the plain ANN
+    and ours in turn, flipped once every case has run first (each query starts at the next
+    case, ``rotated``), so that each search follows the other's read of the same vector
+    (warm) as often as it runs first (after the previous case's searches)."""
+    return rotated(["ann", "ours"], query // max(cases, 1))
+
+
 def run(conn: psycopg.Connection, queries: np.ndarray, ef_search: int,
         mixes: list[tuple[float, float, float]]) -> list[Profile]:  # fmt: skip
     register_vector(conn)
@@ -106,10 +114,13 @@ def run(conn: psycopg.Connection, queries: np.ndarray, ef_search: int,
     for i, q in enumerate(queries):
         for profile in rotated(profiles, i):
             case = Case("", profile.weights, collection_id=collection_id)
-            started = time.perf_counter()
-            methods.ann(case, q)
-            profile.ann_ms.append((time.perf_counter() - started) * 1000)
-            profile.add(*ours(conn, methods, profile.weights, q))
+            for method in pair_order(i, len(profiles)):
+                if method == "ann":
+                    started = time.perf_counter()
+                    methods.ann(case, q)
+                    profile.ann_ms.append((time.perf_counter() - started) * 1000)
+                else:
+                    profile.add(*ours(conn, methods, profile.weights, q))
         print(f"\rquery {i + 1}/{len(queries)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return profiles
