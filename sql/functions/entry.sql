@@ -14,10 +14,43 @@
 -- index order (no semantic part); otherwise "approximate_streams" names the spaces whose
 -- HNSW order the bound relied on. Rows start at rank p.row_from + 1.
 --
--- Every statement inside runs from a generic plan, planned once per connection: the plans
--- do not depend on the values (partitions are pruned when the statement starts; the
--- statements that need an index pin it), and re-planning them per search would cost more
--- than most searches.
+-- While the database holds few collections, every statement inside runs from a generic
+-- plan, planned once per connection: the plans do not depend on the values (partitions
+-- are pruned when the statement starts; the statements that need an index pin it), and
+-- re-planning them per search would cost more than most searches. But a generic plan
+-- covers every collection's partition: it locks each of them every time it runs (a search
+-- held 1,524 locks with 502 collections, and ten at once filled the server's lock table),
+-- it is planned anew on every connection after any collection is created or dropped, and
+-- its joins are costed over all the partitions (each empty one priced as an index probe
+-- per chunk looked up, so that with many, the look-ups by key were planned as hash joins
+-- over the whole searched collection: 20x slower at 500 collections). So a look-up by key
+-- names its ids twice, in the join and as "id = ANY (ids)", and reads only them whatever
+-- join is planned; and past api.generic_plan_collections() collections each statement is
+-- planned per call, for its own collection's partition only (api.search_plans_mode).
+
+-- How many collections (parts included) the search functions' statements are planned
+-- once per connection for; past it, per call (docs/performance/many-collections.md).
+CREATE FUNCTION api.generic_plan_collections()
+RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT 32 $$;
+
+-- The plan_cache_mode of a search's statements: generic plans while the database holds at
+-- most api.generic_plan_collections() collections, a plan per call past it; the session
+-- setting ragsearch.plans ('generic' or 'custom') overrides it (benchmarks compare them).
+CREATE FUNCTION api.search_plans_mode()
+RETURNS text
+LANGUAGE sql STABLE
+AS $$
+    SELECT CASE current_setting('ragsearch.plans', true)
+                WHEN 'generic' THEN 'force_generic_plan'
+                WHEN 'custom' THEN 'force_custom_plan'
+                ELSE CASE WHEN (SELECT count(*) FROM (SELECT FROM rag.collections
+                                                      LIMIT api.generic_plan_collections() + 1) c)
+                               > api.generic_plan_collections()
+                          THEN 'force_custom_plan' ELSE 'force_generic_plan' END
+           END
+$$;
 
 CREATE FUNCTION api.elapsed_ms(p_since timestamptz)
 RETURNS numeric
@@ -52,6 +85,7 @@ DECLARE
     v_again text;  -- why the threshold search walked again, wider
     v_rows json;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     p := api.with_keywords(p);
     PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
     v_timings := v_timings || jsonb_build_object('plan', api.elapsed_ms(v_clock));

@@ -185,7 +185,8 @@ BEGIN
                  jsonb_object_agg(r.component, r.rank) AS ranks
           FROM unnest(p_components, p_ids, p_ranks) AS r(component, id, rank)
           GROUP BY r.id) f
-    JOIN rag.chunks c ON c.id = f.id AND c.collection_id = p.collection_id;
+    JOIN rag.chunks c ON c.id = f.id AND c.collection_id = p.collection_id
+                     AND c.id = ANY (p_ids);  -- whatever the join, a look-up
     candidates := cardinality(v_ids);
     IF p.min_similarity IS NOT NULL THEN
         v_sem_plan.w_cos := 1; v_sem_plan.w_lex := 0; v_sem_plan.w_rec := 0;

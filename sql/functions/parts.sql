@@ -46,6 +46,7 @@ DECLARE
     v_nearest json[] := '{}';
     v_stream record;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     p := api.plan_for(p, p_collection);
     PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
     FOR i IN 1 .. cardinality(p.space_ids) LOOP
@@ -55,6 +56,7 @@ BEGIN
             'ids', v_stream.ids, 'sims', v_stream.sims,
             'chunk_ids', ARRAY(SELECT c.chunk_id FROM unnest(v_stream.ids) WITH ORDINALITY AS u(id, n)
                                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                                                AND c.id = ANY (v_stream.ids)
                                ORDER BY u.n));
     END LOOP;
     RETURN to_json(v_nearest);
@@ -73,6 +75,7 @@ DECLARE
     v_lex record;
     v_windows record;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     p := api.with_keywords(api.plan_for(p, p_collection));
     PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
     v_lex := api.lex_matches(p);
@@ -82,6 +85,7 @@ BEGIN
         'chunk_ids', ARRAY(SELECT c.chunk_id
                            FROM unnest(v_windows.ids) WITH ORDINALITY AS u(id, n)
                            JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                                            AND c.id = ANY (v_windows.ids)
                            ORDER BY u.n),
         'approximate', v_windows.approximate,
         'keyword_matches', CASE WHEN p.w_lex > 0 THEN cardinality(v_lex.ids) END,
@@ -103,6 +107,7 @@ DECLARE
     v_lex record;
     v_found record;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     p := api.with_keywords(api.plan_for(p, p_collection));
     v_lex := api.lex_matches(p);
     v_found := api.rrf_fuse(p, v_lex.ids, p_components, p_ids, p_ranks);
@@ -125,6 +130,7 @@ AS $$
 DECLARE
     v_lex record;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     p := api.with_keywords(p);
     v_lex := api.lex_matches(p);
     RETURN api.rank_of(p, v_lex.ids, v_lex.scores, p_score, p_chunk_id) - 1;

@@ -60,6 +60,7 @@ BEGIN
     INTO v_rows
     FROM unnest(p_ids, p_fused, p_ranks) WITH ORDINALITY AS u(id, fused, ranks, n)
     JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                     AND c.id = ANY (p_ids)  -- whatever the join, a look-up (entry.sql)
     LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
     LEFT JOIN (
         SELECT t.pos, coalesce(sum(p.space_weights[t.space] * coalesce(t.sim, 0)), 0) AS sem,

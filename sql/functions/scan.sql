@@ -135,6 +135,7 @@ BEGIN
         v_sources := ARRAY(SELECT api.source_key(c.src, c.doc_id)
                            FROM unnest(v_ids) WITH ORDINALITY AS best(id, n)
                            JOIN rag.chunks c ON c.id = best.id AND c.collection_id = p.collection_id
+                                            AND c.id = ANY (v_ids)
                            ORDER BY best.n);
         -- ranks stand in for scores: the statement returned them best first
         v_keep := api.best_positions(

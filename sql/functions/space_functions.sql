@@ -368,6 +368,7 @@ BEGIN
                        m.sem, lx.id IS NOT NULL AS matched
                 FROM unnest(p_ids) AS u(id)
                 JOIN rag.chunks c ON c.id = u.id AND c.collection_id = v_collection
+                                 AND c.id = ANY (p_ids)  -- whatever the join, a look-up
                 LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
                 CROSS JOIN LATERAL (
                     SELECT v_w * coalesce(k.sim, (
@@ -449,7 +450,8 @@ BEGIN
            array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
     INTO sims, l2
     FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
+    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id
+                         AND v.chunk_pk = ANY (p_ids);
 END
 $body$),
 ('measures', 'sparse',
@@ -463,7 +465,8 @@ BEGIN
            array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
     INTO sims, l2
     FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
+    LEFT JOIN {table} v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id
+                         AND v.chunk_pk = ANY (p_ids);
 END
 $body$),
 ('measures', 'multivector', 'STABLE',

@@ -7,6 +7,7 @@ CREATE FUNCTION api.space_topk(p_collection integer, p api.search_plan, p_min_si
 RETURNS json
 LANGUAGE plpgsql
 SET hnsw.iterative_scan = 'strict_order'
+SET plan_cache_mode = 'force_generic_plan'
 AS $$
 DECLARE
     v_started timestamptz := clock_timestamp();
@@ -15,6 +16,7 @@ DECLARE
     v_sims float8[];
     v_rows json;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     PERFORM set_config('hnsw.ef_search', p.ef_search::text, true);
     IF v_exact THEN
         -- every chunk that passes the filter, scored exactly
@@ -41,6 +43,7 @@ BEGIN
     INTO v_rows
     FROM unnest(v_ids, v_sims) WITH ORDINALITY AS u(id, sim, n)
     JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
+                     AND c.id = ANY (v_ids)  -- whatever the join, a look-up (entry.sql)
     WHERE p_min_similarity IS NULL OR u.sim >= p_min_similarity;
     RETURN json_build_object(
         'rows', v_rows,

@@ -14,7 +14,8 @@ BEGIN
            array_agg((v.embedding <-> v_q)::float8 ORDER BY u.n)
     INTO sims, l2
     FROM unnest(p_ids) WITH ORDINALITY AS u(id, n)
-    LEFT JOIN rag.vectors_N v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id;
+    LEFT JOIN rag.vectors_N v ON v.chunk_pk = u.id AND v.collection_id = p.collection_id
+                         AND v.chunk_pk = ANY (p_ids);
 END
 $function$
 

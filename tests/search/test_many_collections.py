@@ -1,0 +1,173 @@
+"""A search in a database with many collections. Every collection is a partition of each
+per-chunk table, and a generic plan covers them all: it locks every partition each time
+it runs and is costed over all of them. The search functions plan their statements once
+per connection up to api.generic_plan_collections() collections and per call past it
+(api.search_plans_mode; the session setting ragsearch.plans overrides the choice), and
+their look-ups by key stay look-ups under either."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from helpers import call_topk, random_corpus, register_spaces, store_corpus
+
+SPACE = "manycol"
+SPACES = {SPACE: 16}
+CHUNKS = 2_000
+THRESHOLD = {"strategy": "threshold"}
+
+
+@pytest.fixture(scope="module")
+def query(db_url: str) -> np.ndarray:
+    rng = np.random.default_rng(31)
+    register_spaces(db_url, SPACES)
+    docs, _ = random_corpus(rng, "mc", n_docs=20, chunks_per_doc=CHUNKS // 20, spaces=SPACES,
+                            missing=0)  # fmt: skip
+    store_corpus(db_url, docs)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE rag.chunks")
+    vector = rng.standard_normal(SPACES[SPACE])
+    return vector / np.linalg.norm(vector)
+
+
+def _grow_to(db_url: str, count: int) -> None:
+    """Empty collections added until the database holds ``count``."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM rag.collections").fetchone()
+        assert row is not None
+        for n in range(row[0], count):
+            conn.execute("SELECT api.create_collection(%s)", (f"many_{n}",))
+
+
+def _limit(db_url: str) -> int:
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute("SELECT api.generic_plan_collections()").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def _mode(db_url: str, plans: str | None = None) -> str:
+    with psycopg.connect(db_url) as conn:
+        if plans is not None:
+            conn.execute("SELECT set_config('ragsearch.plans', %s, false)", (plans,))
+        row = conn.execute("SELECT api.search_plans_mode()").fetchone()
+        assert row is not None
+        return str(row[0])
+
+
+def _search(conn: psycopg.Connection, query: np.ndarray, weights: tuple[float, float, float],
+            **kwargs: Any) -> dict[str, Any]:  # fmt: skip
+    return call_topk(conn, {SPACE: query}, {SPACE: 1.0}, weights, 10, **kwargs)
+
+
+def _session(db_url: str, plans: str | None) -> psycopg.Connection:
+    options = f"-c ragsearch.plans={plans}" if plans else ""
+    return psycopg.connect(db_url, autocommit=True, options=options)
+
+
+@pytest.mark.parametrize("weights", [(1.0, 0.0, 0.0), (0.8, 0.1, 0.1)])
+def test_generic_look_ups_read_what_they_look_up(
+    db_url: str, query: np.ndarray, weights: tuple[float, float, float]
+) -> None:
+    """Planned once for as many collections as generic plans are kept for, the scoring and
+    the rows still look their chunks up by key: costed over every partition, a join that
+    read the whole searched collection (hashed, or kept in memory and filtered) looked
+    cheaper (each empty partition priced as an index probe per chunk looked up)."""
+    _grow_to(db_url, _limit(db_url))
+    with _session(db_url, "generic") as conn:
+        conn.autocommit = False
+        for _ in range(2):  # the connection's plans made, then used
+            result = _search(conn, query, weights, options=THRESHOLD)
+            fetched = conn.execute(
+                "SELECT coalesce(sum(idx_tup_fetch + seq_tup_read), 0) "
+                "FROM pg_stat_xact_user_tables "
+                "WHERE schemaname = 'rag' AND relname ~ '^chunks_[0-9]+$'"
+            ).fetchone()
+            conn.rollback()
+    assert result["meta"]["strategy"] == "threshold" and len(result["rows"]) == 10
+    # a few reads of what the walk brought, not the collection (2,000 per statement before)
+    assert fetched is not None and 0 < fetched[0] <= 3 * result["meta"]["candidates_scanned"] + 10
+
+
+def test_generic_plans_up_to_the_limit_then_per_call(db_url: str, query: np.ndarray) -> None:
+    limit = _limit(db_url)
+    _grow_to(db_url, limit)
+    assert _mode(db_url) == "force_generic_plan"
+    assert _mode(db_url, "custom") == "force_custom_plan"
+    _grow_to(db_url, limit + 1)
+    assert _mode(db_url) == "force_custom_plan"
+    assert _mode(db_url, "generic") == "force_generic_plan"
+
+
+def _locks_held(db_url: str, query: np.ndarray, plans: str | None) -> int:
+    """The locks a search holds at its end (the connection's second search)."""
+    with _session(db_url, plans) as conn:
+        conn.autocommit = False
+        for _ in range(2):
+            _search(conn, query, (0.8, 0.1, 0.1), options=THRESHOLD)
+            row = conn.execute(
+                "SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()"
+            ).fetchone()
+            conn.rollback()
+    assert row is not None
+    return int(row[0])
+
+
+def test_past_the_limit_a_search_locks_its_own_collection(db_url: str, query: np.ndarray) -> None:
+    collections = 120
+    _grow_to(db_url, collections)
+    assert _locks_held(db_url, query, "generic") > collections  # every partition, each table
+    assert _locks_held(db_url, query, None) < 64  # the server's fast-path share per backend
+
+
+def test_past_the_limit_searches_at_once_all_answer(db_url: str, query: np.ndarray) -> None:
+    """With generic plans, each new connection's first search locked every partition of
+    every table it planned: a few at once filled the server's lock table (out of shared
+    memory)."""
+    _grow_to(db_url, 300)
+    failures: list[str] = []
+    answered: list[int] = []
+
+    def searches() -> None:
+        try:
+            with _session(db_url, None) as conn:
+                for weights in ((1.0, 0.0, 0.0), (0.8, 0.1, 0.1), (0.5, 0.3, 0.2)):
+                    answered.append(len(_search(conn, query, weights)["rows"]))
+        except psycopg.Error as error:
+            failures.append(str(error))
+
+    threads = [threading.Thread(target=searches) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert answered == [10] * 24
+
+
+CASES: dict[str, dict[str, Any]] = {
+    "similarity": {"weights": (1.0, 0.0, 0.0), "options": THRESHOLD},
+    "blend": {"weights": (0.5, 0.3, 0.2), "options": THRESHOLD},
+    "filter": {"weights": (0.8, 0.1, 0.1), "filters": {"tags_any": ["alpha"]}},
+    "one per source": {"weights": (0.8, 0.1, 0.1), "options": {"max_per_source": 1}},
+    "scan": {"weights": (0.5, 0.3, 0.2), "options": {"exact": True}},
+    "rrf": {"weights": (0.5, 0.3, 0.2), "options": {"fusion": "rrf"}},
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_plans_per_call_rank_as_generic_plans(db_url: str, query: np.ndarray, case: str) -> None:
+    _grow_to(db_url, 300)
+    ranked = {}
+    for plans in ("generic", "custom"):
+        with _session(db_url, plans) as conn:
+            result = _search(conn, query, CASES[case]["weights"],
+                             filters=CASES[case].get("filters"),
+                             options=CASES[case].get("options"))  # fmt: skip
+        ranked[plans] = [(r["chunk_id"], r["score"]) for r in result["rows"]]
+    assert ranked["generic"] and ranked["custom"] == ranked["generic"]
