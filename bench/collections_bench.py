@@ -10,9 +10,10 @@ The corpus database of bench/search_bench.py (bench/data, built once by either s
 gets empty collections added up to each count in turn (dropped again at the end). At each
 count and for each way of planning (the session setting ragsearch.plans: generic, custom,
 or unset for the service's choice): the p50 of --queries searches of each of three mixes
-on one connection (after --queries / 4 not measured), the locks one search holds, a new
-connection's first search, and --threads connections searching at once (0.8/0.1/0.1, ten
-searches each): how many failed, and with what.
+(after --queries / 4 not measured; one connection per way, the ways interleaved query by
+query), the locks one search holds, a new connection's first search, and --threads
+connections searching at once (0.8/0.1/0.1, ten searches each): how many failed, and with
+what.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import corpus_database, print_table, server
+from bench.common import corpus_database, print_table, rotated, server
 from bench.corpus import CorpusSpec, query_vectors
 from bench.search_bench import OURS, K
 
@@ -55,11 +56,22 @@ def search(conn: psycopg.Connection, weights: tuple[float, float, float], q: np.
     return (time.perf_counter() - started) * 1000
 
 
-def latencies(url: str, mode: str, queries: np.ndarray) -> list[float]:
-    """Per mix, the p50 of the queries' searches after a quarter of them not measured."""
+def latencies(url: str, queries: np.ndarray) -> dict[str, list[float]]:
+    """Per way of planning, each mix's p50 over the queries (after a quarter of them not
+    measured), one connection per way, the ways interleaved query by query (each in turn
+    first) so that the machine's speed, which drifts, is the same for all."""
     skip = len(queries) // 4
-    with connect(url, mode) as conn:
-        return [float(np.median([search(conn, w, q) for q in queries][skip:])) for w in MIXES]
+    times: dict[str, list[list[float]]] = {mode: [[] for _ in MIXES] for mode in MODES}
+    conns = {mode: connect(url, mode) for mode in MODES}
+    try:
+        for i, q in enumerate(queries):
+            for m, weights in enumerate(MIXES):
+                for mode in rotated(MODES, i + m):
+                    times[mode][m].append(search(conns[mode], weights, q))
+    finally:
+        for conn in conns.values():
+            conn.close()
+    return {mode: [float(np.median(t[skip:])) for t in per_mix] for mode, per_mix in times.items()}
 
 
 def locks_held(url: str, mode: str, q: np.ndarray) -> int:
@@ -146,15 +158,14 @@ def main() -> None:
                 for count in counts:
                     grow_to(admin, count)
                     held = collections_held(admin)
+                    print(f"\r{held} collections ...", end="", file=sys.stderr, flush=True)
+                    p50s = latencies(url, queries)
                     for mode in MODES:
-                        print(f"\r{held} collections, {mode} plans ...", end="", file=sys.stderr,
-                              flush=True)  # fmt: skip
-                        p50s = latencies(url, mode, queries)
                         outcomes = at_once(url, mode, queries, args.threads)
                         failed = sum(n for what, n in outcomes.items() if what != "ok")
                         errors = "; ".join(f"{n} {what}" for what, n in outcomes.items()
                                            if what != "ok")  # fmt: skip
-                        rows.append([held, mode, *p50s, locks_held(url, mode, queries[0]),
+                        rows.append([held, mode, *p50s[mode], locks_held(url, mode, queries[0]),
                                      first_search(url, mode, queries[1]),
                                      f"{failed}/{sum(outcomes.values())}",
                                      errors or "-"])  # fmt: skip
