@@ -94,9 +94,10 @@ def first_search(url: str, mode: str, q: np.ndarray) -> float:
 
 def at_once(url: str, mode: str, queries: np.ndarray, threads: int) -> Counter[str]:
     """``threads`` connections searching together, ten searches each: outcomes."""
-    outcomes: Counter[str] = Counter()
+    counted: list[Counter[str]] = [Counter() for _ in range(threads)]
 
     def worker(n: int) -> None:
+        outcomes = counted[n]
         try:
             with connect(url, mode) as conn:
                 for i in range(10):
@@ -113,7 +114,7 @@ def at_once(url: str, mode: str, queries: np.ndarray, threads: int) -> Counter[s
         thread.start()
     for thread in running:
         thread.join()
-    return outcomes
+    return sum(counted, Counter())
 
 
 def collections_held(admin: psycopg.Connection) -> int:
@@ -130,8 +131,8 @@ def grow_to(admin: psycopg.Connection, count: int) -> None:
 
 def drop_added(admin: psycopg.Connection) -> None:
     names = [name for (name,) in admin.execute(
-        "SELECT name FROM rag.collections WHERE name LIKE %s AND part_of IS NULL",
-        (PREFIX + "%",))]  # fmt: skip
+        "SELECT name FROM rag.collections WHERE starts_with(name, %s) AND part_of IS NULL",
+        (PREFIX,))]  # fmt: skip
     for name in names:
         admin.execute("SELECT api.drop_collection(%s)", (name,))
 

@@ -41,6 +41,8 @@ SEARCHES = [(0.5, 0.3, 0.2), (1.0, 0.0, 0.0), (0.8, 0.1, 0.1)]
 DDL_STEPS = [("after nothing", "SELECT %(n)s::text IS NULL"),
              ("after a collection created", "SELECT api.create_collection(%(n)s)"),
              ("after a collection dropped", "SELECT api.drop_collection(%(n)s)")]  # fmt: skip
+DROP_IF_THERE = ("SELECT api.drop_collection(name) FROM rag.collections "
+                 "WHERE name = %(n)s AND part_of IS NULL")  # fmt: skip
 
 
 def _ms(started: float) -> float:
@@ -86,9 +88,13 @@ def after_ddl(url: str, vectors: np.ndarray, rounds: int) -> dict[str, list[floa
             search(q)  # the plans made, the pages read
         for n in range(rounds):
             name = f"bench_ddl_{n}"
-            for i, (label, statement) in enumerate(DDL_STEPS):
-                other.execute(statement, {"n": name})
-                times[label].append(search(vectors[(3 * n + i) % len(vectors)]))
+            other.execute(DROP_IF_THERE, {"n": name})  # left by a run that broke off
+            try:
+                for i, (label, statement) in enumerate(DDL_STEPS):
+                    other.execute(statement, {"n": name})
+                    times[label].append(search(vectors[(3 * n + i) % len(vectors)]))
+            finally:
+                other.execute(DROP_IF_THERE, {"n": name})
             print(f"\rddl round {n + 1}/{rounds}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
     return times

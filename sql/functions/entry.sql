@@ -204,7 +204,8 @@ $$;
 -- how many ran, and leaves that number in the session's setting ragsearch.warmed_plans
 -- (what a pooled connection was given); a search that fails is passed over (what it
 -- planned stays planned). On Citus nothing: a coordinator sends each search whole to a
--- worker, whose connection plans it.
+-- worker, whose connection plans it. Nothing either past api.generic_plan_collections()
+-- collections: searches are then planned per call, and there is no plan to keep.
 CREATE FUNCTION api.warm_plans()
 RETURNS integer
 LANGUAGE plpgsql
@@ -217,7 +218,8 @@ DECLARE
     v_ran integer := 0;
 BEGIN
     FOR v_space IN SELECT id, name FROM rag.spaces
-                   WHERE kind = 'dense' AND NOT api.distributed() ORDER BY id LOOP
+                   WHERE kind = 'dense' AND NOT api.distributed()
+                     AND api.search_plans_mode() = 'force_generic_plan' ORDER BY id LOOP
         BEGIN
             EXECUTE format('SELECT collection_id, embedding FROM rag.%I LIMIT 1',
                            api.vector_table(v_space.id))

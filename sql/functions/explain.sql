@@ -39,6 +39,7 @@ CREATE FUNCTION api.explain(
     p_conditions text[] DEFAULT '{}', p_condition_paths jsonpath[] DEFAULT '{}'
 ) RETURNS jsonb
 LANGUAGE plpgsql
+SET plan_cache_mode = 'force_generic_plan'
 AS $$
 DECLARE
     c rag.chunks;
@@ -51,6 +52,7 @@ DECLARE
     v_eligible float8;
     v_rank bigint;
 BEGIN
+    PERFORM set_config('plan_cache_mode', api.search_plans_mode(), true);
     SELECT * INTO c FROM rag.chunks
     WHERE chunk_id = p_chunk_id AND collection_id = p.collection_id;
     IF NOT FOUND THEN

@@ -129,6 +129,7 @@ BEGIN
         FROM (SELECT l.id, l.lex, row_number() OVER (ORDER BY l.lex DESC, c.chunk_id) AS n
               FROM unnest(p_lex_ids, p_lex_scores) AS l(id, lex)
               JOIN rag.chunks c ON c.id = l.id AND c.collection_id = p.collection_id
+                               AND c.id = ANY (p_lex_ids)  -- the matches, not the collection
               ORDER BY l.lex DESC, c.chunk_id LIMIT p.rrf_window) w;
         components := components || array_fill('lex'::text, ARRAY[cardinality(v_window.ids)]);
         ids := ids || v_window.ids;

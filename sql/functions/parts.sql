@@ -126,6 +126,7 @@ CREATE FUNCTION api.outranking(
     p_collection integer, p api.search_plan, p_score float8, p_chunk_id text
 ) RETURNS bigint
 LANGUAGE plpgsql
+SET plan_cache_mode = 'force_generic_plan'
 AS $$
 DECLARE
     v_lex record;

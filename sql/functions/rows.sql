@@ -42,11 +42,19 @@ AS $$
 DECLARE
     v_sims record;
     v_rows json;
+    v_lex_ids bigint[];
+    v_lex_scores float8[];
 BEGIN
     IF coalesce(cardinality(p_ids), 0) = 0 THEN
         RETURN '[]'::json;
     END IF;
     v_sims := api.result_sims(p, p_ids);
+    -- the keyword scores of these rows alone: the matches can be the whole collection, and
+    -- joined with the rows they were read once per row (or all hashed) for ten
+    SELECT coalesce(array_agg(l.id), '{}'), coalesce(array_agg(l.lex), '{}')
+    INTO v_lex_ids, v_lex_scores
+    FROM unnest(p_lex_ids, p_lex_scores) AS l(id, lex)
+    WHERE l.id = ANY (p_ids);
     SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'title', c.title,
                'chunk', c.chunk, 'model', c.model, 'source', api.source_key(c.src, c.doc_id),
@@ -61,7 +69,7 @@ BEGIN
     FROM unnest(p_ids, p_fused, p_ranks) WITH ORDINALITY AS u(id, fused, ranks, n)
     JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
                      AND c.id = ANY (p_ids)  -- whatever the join, a look-up (entry.sql)
-    LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+    LEFT JOIN unnest(v_lex_ids, v_lex_scores) AS lx(id, lex) ON lx.id = u.id
     LEFT JOIN (
         SELECT t.pos, coalesce(sum(p.space_weights[t.space] * coalesce(t.sim, 0)), 0) AS sem,
                array_agg(t.sim ORDER BY t.space) AS sims,

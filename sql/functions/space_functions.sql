@@ -1,6 +1,7 @@
 -- Functions of each embedding space, generated with the space's table and dimensions
 -- written in: a search's per-space statements are then static SQL, planned once per
--- connection and run from PL/pgSQL's plan cache with binary parameters.
+-- connection (per call past api.generic_plan_collections() collections: entry.sql) and
+-- run from PL/pgSQL's plan cache with binary parameters.
 --
 -- Each function is described once: its signature in api.space_function_signatures()
 -- (one per function, the same for every kind of space, so that one dispatcher calls them

@@ -13,8 +13,11 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+from pgvector import Vector
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
-from helpers import call_topk, random_corpus, register_spaces, store_corpus
+from helpers import AS_OF, call_topk, random_corpus, register_spaces, store_corpus
 
 SPACE = "manycol"
 SPACES = {SPACE: 16}
@@ -35,13 +38,16 @@ def query(db_url: str) -> np.ndarray:
     return vector / np.linalg.norm(vector)
 
 
-def _grow_to(db_url: str, count: int) -> None:
-    """Empty collections added until the database holds ``count``."""
+def _hold(db_url: str, count: int) -> None:
+    """Empty collections added, or the added ones dropped, until the database holds
+    ``count``."""
     with psycopg.connect(db_url, autocommit=True) as conn:
         row = conn.execute("SELECT count(*) FROM rag.collections").fetchone()
         assert row is not None
         for n in range(row[0], count):
             conn.execute("SELECT api.create_collection(%s)", (f"many_{n}",))
+        for n in range(row[0] - 1, count - 1, -1):
+            conn.execute("SELECT api.drop_collection(%s)", (f"many_{n}",))
 
 
 def _limit(db_url: str) -> int:
@@ -65,6 +71,35 @@ def _search(conn: psycopg.Connection, query: np.ndarray, weights: tuple[float, f
     return call_topk(conn, {SPACE: query}, {SPACE: 1.0}, weights, 10, **kwargs)
 
 
+def _keywords(conn: psycopg.Connection, query: np.ndarray, weights: tuple[float, float, float],
+              options: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """A search with keywords weighted 0.2 beside the given weights ("chunk" is in every
+    chunk's text, "7" in a few)."""
+    register_vector(conn)
+    row = conn.execute(
+        "SELECT api.rag_topk_weighted(%b, ARRAY[%s], ARRAY[1.0]::float8[], 10, %s, %s, %s, "
+        "'{}', %s, 0.2, 'chunk 7')",
+        ([Vector(query)], SPACE, *weights, Jsonb({"as_of": AS_OF.isoformat(), **options})),
+    ).fetchone()
+    assert row is not None
+    result: dict[str, Any] = row[0]
+    return result
+
+
+def _one_space(conn: psycopg.Connection, query: np.ndarray) -> dict[str, Any]:
+    """The one-space search (api.space_topk) of the service's plain nearest-neighbour
+    endpoint, under a plan made by api.search_plan."""
+    register_vector(conn)
+    row = conn.execute(
+        "SELECT api.space_topk((s.p).collection_id, s.p, NULL) FROM (SELECT api.search_plan("
+        "%b, ARRAY[%s], ARRAY[1.0]::float8[], 10, 1, 0, 0, '{}', '{}', 0, NULL, 'default') p) s",
+        ([Vector(query)], SPACE),
+    ).fetchone()
+    assert row is not None
+    result: dict[str, Any] = row[0]
+    return result
+
+
 def _session(db_url: str, plans: str | None) -> psycopg.Connection:
     options = f"-c ragsearch.plans={plans}" if plans else ""
     return psycopg.connect(db_url, autocommit=True, options=options)
@@ -78,7 +113,7 @@ def test_generic_look_ups_read_what_they_look_up(
     the rows still look their chunks up by key: costed over every partition, a join that
     read the whole searched collection (hashed, or kept in memory and filtered) looked
     cheaper (each empty partition priced as an index probe per chunk looked up)."""
-    _grow_to(db_url, _limit(db_url))
+    _hold(db_url, _limit(db_url))
     with _session(db_url, "generic") as conn:
         conn.autocommit = False
         for _ in range(2):  # the connection's plans made, then used
@@ -96,10 +131,10 @@ def test_generic_look_ups_read_what_they_look_up(
 
 def test_generic_plans_up_to_the_limit_then_per_call(db_url: str, query: np.ndarray) -> None:
     limit = _limit(db_url)
-    _grow_to(db_url, limit)
+    _hold(db_url, limit)
     assert _mode(db_url) == "force_generic_plan"
     assert _mode(db_url, "custom") == "force_custom_plan"
-    _grow_to(db_url, limit + 1)
+    _hold(db_url, limit + 1)
     assert _mode(db_url) == "force_custom_plan"
     assert _mode(db_url, "generic") == "force_generic_plan"
 
@@ -120,7 +155,7 @@ def _locks_held(db_url: str, query: np.ndarray, plans: str | None) -> int:
 
 def test_past_the_limit_a_search_locks_its_own_collection(db_url: str, query: np.ndarray) -> None:
     collections = 120
-    _grow_to(db_url, collections)
+    _hold(db_url, collections)
     assert _locks_held(db_url, query, "generic") > collections  # every partition, each table
     assert _locks_held(db_url, query, None) < 64  # the server's fast-path share per backend
 
@@ -128,8 +163,9 @@ def test_past_the_limit_a_search_locks_its_own_collection(db_url: str, query: np
 def test_past_the_limit_searches_at_once_all_answer(db_url: str, query: np.ndarray) -> None:
     """With generic plans, each new connection's first search locked every partition of
     every table it planned: a few at once filled the server's lock table (out of shared
-    memory)."""
-    _grow_to(db_url, 300)
+    memory with PostgreSQL's default max_locks_per_transaction and max_connections, which
+    the test server keeps; a server with a far larger lock table would not show it)."""
+    _hold(db_url, 300)
     failures: list[str] = []
     answered: list[int] = []
 
@@ -160,14 +196,28 @@ CASES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("case", CASES)
+KEYWORD_CASES: dict[str, dict[str, Any]] = {
+    "keywords in a blend": {"weights": (0.5, 0.2, 0.1), "options": {}},
+    "keywords in rrf": {"weights": (0.5, 0.2, 0.1), "options": {"fusion": "rrf"}},
+}
+
+
+def _ranked(result: dict[str, Any], score: str = "score") -> list[tuple[str, float]]:
+    return [(r["chunk_id"], r[score]) for r in result["rows"]]
+
+
+@pytest.mark.parametrize("case", [*CASES, *KEYWORD_CASES, "one space"])
 def test_plans_per_call_rank_as_generic_plans(db_url: str, query: np.ndarray, case: str) -> None:
-    _grow_to(db_url, 300)
+    _hold(db_url, 300)
     ranked = {}
     for plans in ("generic", "custom"):
         with _session(db_url, plans) as conn:
-            result = _search(conn, query, CASES[case]["weights"],
-                             filters=CASES[case].get("filters"),
-                             options=CASES[case].get("options"))  # fmt: skip
-        ranked[plans] = [(r["chunk_id"], r["score"]) for r in result["rows"]]
+            if case in CASES:
+                ranked[plans] = _ranked(_search(
+                    conn, query, CASES[case]["weights"], filters=CASES[case].get("filters"),
+                    options=CASES[case].get("options")))  # fmt: skip
+            elif case in KEYWORD_CASES:
+                ranked[plans] = _ranked(_keywords(conn, query, **KEYWORD_CASES[case]))
+            else:
+                ranked[plans] = _ranked(_one_space(conn, query), "similarity")
     assert ranked["generic"] and ranked["custom"] == ranked["generic"]
