@@ -3,7 +3,9 @@ per-chunk table, and a generic plan covers them all: it locks every partition ea
 it runs and is costed over all of them. The search functions plan their statements once
 per connection up to api.generic_plan_collections() collections and per call past it
 (api.search_plans_mode; the session setting ragsearch.plans overrides the choice), and
-their look-ups by key stay look-ups under either."""
+their look-ups by key stay look-ups under either. Deleting chunks plans the deletion of
+their postings and vectors in their own collections' partitions only (rag.chunks_deleted,
+migration 0019)."""
 
 from __future__ import annotations
 
@@ -184,6 +186,41 @@ def test_past_the_limit_searches_at_once_all_answer(db_url: str, query: np.ndarr
         thread.join()
     assert failures == []
     assert answered == [10] * 24
+
+
+def test_past_the_limit_deleting_chunks_locks_their_collection(
+    db_url: str, query: np.ndarray
+) -> None:
+    """Before, deleting chunks deleted their postings and vectors in statements planned over
+    every collection's partition: 3,057 locks for one chunk with 502 collections."""
+    _hold(db_url, 300)
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(
+            "SELECT (SELECT id FROM rag.spaces WHERE name = %s), min(collection_id), "
+            "array_agg(id) FROM (SELECT id, collection_id FROM rag.chunks "
+            "WHERE collection_id = api.collection_id('default') ORDER BY id LIMIT 3) c",
+            (SPACE,),
+        ).fetchone()
+        assert row is not None
+        space, collection, ids = row
+        conn.commit()  # that read locked every partition (its collection a function's value)
+        stored = (
+            "SELECT (SELECT count(*) FROM rag.lex_postings "
+            "        WHERE collection_id = %(c)s AND chunk_pk = ANY (%(ids)s)), "
+            f"(SELECT count(*) FROM rag.vectors_{int(space)} "
+            "        WHERE collection_id = %(c)s AND chunk_pk = ANY (%(ids)s))"
+        )
+        before = conn.execute(stored, {"c": collection, "ids": ids}).fetchone()
+        conn.commit()
+        # as the service deletes a document's chunks: in its collection
+        conn.execute("DELETE FROM rag.chunks WHERE collection_id = %s AND id = ANY (%s)",
+                     (collection, ids))  # fmt: skip
+        held = conn.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()").fetchone()
+        after = conn.execute(stored, {"c": collection, "ids": ids}).fetchone()
+        conn.rollback()
+    assert before is not None and before[0] > 0 and before[1] == 3
+    assert after == (0, 0)
+    assert held is not None and held[0] < 100
 
 
 CASES: dict[str, dict[str, Any]] = {
