@@ -238,7 +238,6 @@ BEGIN
                        lx.id IS NOT NULL AS matched
                 FROM unnest(p_ids, v_sem) AS u(id, sem)
                 JOIN rag.chunks c ON c.id = u.id AND c.collection_id = p.collection_id
-                                 AND c.id = ANY (p_ids)  -- whatever the join, a look-up
                 LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
                 OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
 END

@@ -183,16 +183,17 @@ BEGIN
                                        v_rec_scale, v_now, m.sem, lx.lex, c.created_at,
                                        c.signal) AS score,
                        m.sem, lx.id IS NOT NULL AS matched
-                FROM unnest(p_ids) AS u(id)
-                JOIN rag.chunks c ON c.id = u.id AND c.collection_id = v_collection
-                                 AND c.id = ANY (p_ids)  -- whatever the join, a look-up
-                LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = u.id
+                FROM rag.chunks c
+                LEFT JOIN unnest(p_known_ids, p_known_sims) AS k(id, sim) ON k.id = c.id
                 CROSS JOIN LATERAL (
                     SELECT v_w * coalesce(k.sim, (
                         SELECT (1 - (v.embedding <=> v_q))::float8 FROM rag.vectors_N v
-                        WHERE v.chunk_pk = u.id AND v.collection_id = v_collection),
+                        WHERE v.chunk_pk = c.id AND v.collection_id = v_collection),
                         0) AS sem) m
-                LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = u.id
+                LEFT JOIN unnest(p_lex_ids, p_lex_scores) AS lx(id, lex) ON lx.id = c.id
+                -- the ids (distinct) looked up by key whatever the plan (entry.sql); not
+                -- joined with them: that join's estimate (a row) made the joins above loops
+                WHERE c.id = ANY (p_ids) AND c.collection_id = v_collection
                 OFFSET 0) s) x;  -- OFFSET 0: the score is computed once, then checked
 END
 $function$
