@@ -24,9 +24,11 @@
 -- its joins are costed over all the partitions (each empty one priced as an index probe
 -- per chunk looked up, so that with many, the look-ups by key were planned as hash joins
 -- over the whole searched collection: 20x slower at 500 collections). So a look-up by key
--- names its ids twice, in the join and as "id = ANY (ids)", and reads only them whatever
--- join is planned; and past api.generic_plan_collections() collections each statement is
--- planned per call, for its own collection's partition only (api.search_plans_mode).
+-- names its ids as "id = ANY (ids)" and reads only them whatever join is planned (where
+-- it also joins the ids, the join is estimated at one row: a join after it must not
+-- depend on that estimate); and past api.generic_plan_collections() collections each
+-- statement is planned per call, for its own collection's partition only
+-- (api.search_plans_mode).
 
 -- How many collections (parts included) the search functions' statements are planned
 -- once per connection for; past it, per call (docs/performance/many-collections.md).
