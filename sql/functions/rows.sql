@@ -42,19 +42,21 @@ AS $$
 DECLARE
     v_sims record;
     v_rows json;
-    v_lex_ids bigint[];
-    v_lex_scores float8[];
+    v_lex_ids bigint[] := '{}';
+    v_lex_scores float8[] := '{}';
 BEGIN
     IF coalesce(cardinality(p_ids), 0) = 0 THEN
         RETURN '[]'::json;
     END IF;
     v_sims := api.result_sims(p, p_ids);
-    -- the keyword scores of these rows alone: the matches can be the whole collection, and
-    -- joined with the rows they were read once per row (or all hashed) for ten
-    SELECT coalesce(array_agg(l.id), '{}'), coalesce(array_agg(l.lex), '{}')
-    INTO v_lex_ids, v_lex_scores
-    FROM unnest(p_lex_ids, p_lex_scores) AS l(id, lex)
-    WHERE l.id = ANY (p_ids);
+    IF coalesce(cardinality(p_lex_ids), 0) > 0 THEN
+        -- the keyword scores of these rows alone: the matches can be the whole collection,
+        -- and joined with the rows they were read once per row (or all hashed) for ten
+        SELECT coalesce(array_agg(l.id), '{}'), coalesce(array_agg(l.lex), '{}')
+        INTO v_lex_ids, v_lex_scores
+        FROM unnest(p_lex_ids, p_lex_scores) AS l(id, lex)
+        WHERE l.id = ANY (p_ids);
+    END IF;
     SELECT coalesce(json_agg(json_build_object(
                'chunk_id', c.chunk_id, 'doc_id', c.doc_id, 'src', c.src, 'title', c.title,
                'chunk', c.chunk, 'model', c.model, 'source', api.source_key(c.src, c.doc_id),
