@@ -225,6 +225,14 @@ def is_write_collision(error: psycopg.Error) -> bool:
     return (error.sqlstate or "").startswith("40")
 
 
+def _lock_table_full(error: psycopg.Error) -> bool:
+    """PostgreSQL's "out of shared memory" with the hint to raise max_locks_per_transaction
+    (SQLSTATE 53200): every connection's locks share one table (see
+    app/resources/collection_limit.py)."""
+    hint = error.diag.message_hint if error.diag else None
+    return error.sqlstate == "53200" and "max_locks_per_transaction" in (hint or "")
+
+
 def _from_psycopg(error: psycopg.Error) -> RagError:
     message = error.diag.message_primary if error.diag else None
     if error.sqlstate == SQLSTATE_BAD_ARGUMENT:
@@ -247,6 +255,11 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     if is_write_collision(error):
         return Unavailable("the write collided with a concurrent one and was undone; retry it",
                            retry_after=1)  # fmt: skip
+    if _lock_table_full(error):
+        log.warning("the database's lock table is full: raise max_locks_per_transaction, or "
+                    "lower RAG_MAX_COLLECTIONS")  # fmt: skip
+        return Unavailable("the database's lock table is full (too many tables locked at "
+                           "once); retry shortly", retry_after=2)  # fmt: skip
     worker = unreachable_worker(error)
     if worker is not None:
         log.error("worker %s unreachable", worker)

@@ -90,6 +90,11 @@ class Settings(BaseSettings):
     pg_shared_buffers: str = "1GB"
     pg_work_mem: str = "64MB"
     pg_maintenance_work_mem: str = "2GB"
+    # the embedded server's lock table: max_locks_per_transaction x connections locks
+    pg_max_locks_per_transaction: int = Field(default=512, ge=64, le=65_536)
+    # collections (each part of a split one counts) the service creates; unset: what the
+    # database's lock table allows (app/resources/collection_limit.py)
+    max_collections: int | None = Field(default=None, ge=1)
     db_check_interval: float = Field(default=1.0, gt=0, le=60)
     db_restart_max_delay: float = Field(default=5.0, gt=0, le=300)
     # re-analyze a collection written through the API once its chunk count moved by more

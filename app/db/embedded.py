@@ -35,6 +35,7 @@ def _server_settings(settings: Settings) -> dict[str, str]:
         "shared_buffers": settings.pg_shared_buffers,
         "work_mem": settings.pg_work_mem,
         "maintenance_work_mem": settings.pg_maintenance_work_mem,
+        "max_locks_per_transaction": str(settings.pg_max_locks_per_transaction),
         "max_parallel_maintenance_workers": "1",
         "jit": "off",
         # A single local server with no replicas: minimal WAL, and room for bulk loads

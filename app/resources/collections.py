@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.db.sqlfiles import queries
 from app.errors import Conflict, is_write_collision, unknown_collection
 from app.parts import MAX_PARTS
+from app.resources.collection_limit import ensure_room
+from app.settings import Settings
 from app.validation import CollectionName, Text, parse_model
 
 DEFAULT_COLLECTION = "default"
@@ -55,9 +57,12 @@ def _collection(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "created_at": row["created_at"].isoformat()}
 
 
-async def create_collection(conn: AsyncConnection, body: CollectionIn) -> dict[str, Any]:
+async def create_collection(
+    conn: AsyncConnection, body: CollectionIn, settings: Settings
+) -> dict[str, Any]:
     try:
         async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+            await ensure_room(conn, settings, body.parts)
             await cursor.execute(
                 queries("collections").create_collection,
                 {"name": body.name, "description": body.description, "parts": body.parts},

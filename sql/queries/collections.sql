@@ -9,6 +9,18 @@ SELECT id, api.collection_parts(id) FROM rag.collections WHERE name = %s AND par
 SELECT id, api.collection_parts(id) FROM rag.collections
 WHERE name = %s AND part_of IS NULL FOR UPDATE;
 
+-- name: serialize_creations
+-- Held until the creating transaction ends (app/resources/collection_limit.py).
+SELECT pg_advisory_xact_lock(%s);
+
+-- name: collection_room
+-- The partition sets held (a split collection's own and each part's), and about how many
+-- locks the server's lock table holds.
+SELECT (SELECT count(*) FROM rag.collections) AS held,
+       current_setting('max_locks_per_transaction')::bigint
+       * (current_setting('max_connections')::bigint
+          + current_setting('max_prepared_transactions')::bigint) AS lock_slots;
+
 -- name: create_collection
 SELECT name, description, created_at, parts
 FROM api.create_collection(%(name)s, %(description)s, %(parts)s);

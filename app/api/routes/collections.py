@@ -8,7 +8,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from psycopg import AsyncConnection
 
-from app.api.deps import Lease, authorize, body_bytes, db, read_db, reads, shared_writer
+from app.api.deps import (
+    Lease,
+    authorize,
+    body_bytes,
+    db,
+    get_settings,
+    read_db,
+    reads,
+    shared_writer,
+)
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionPath
 from app.api.responses import ORJSONResponse
@@ -20,6 +29,7 @@ from app.api.schemas import (
 )
 from app.auth import Access, Scope
 from app.resources import collections
+from app.settings import Settings
 
 router = APIRouter(prefix="/api/rag/collections", tags=["collections"])
 
@@ -34,9 +44,12 @@ router = APIRouter(prefix="/api/rag/collections", tags=["collections"])
     dependencies=[Depends(shared_writer)],
 )
 async def create_collection(
-    body: Annotated[bytes, Depends(body_bytes)], conn: Annotated[AsyncConnection, Depends(db)]
+    body: Annotated[bytes, Depends(body_bytes)],
+    conn: Annotated[AsyncConnection, Depends(db)],
+    settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
-    created = await collections.create_collection(conn, collections.parse_collection(body))
+    parsed = collections.parse_collection(body)
+    created = await collections.create_collection(conn, parsed, settings)
     return ORJSONResponse({"ok": True, "collection": created}, status_code=201)
 
 
