@@ -54,7 +54,8 @@ def test_past_the_limit_a_creation_is_a_409_and_creates_nothing(own_db):
         assert r.status_code == 409
         body = r.json()
         assert body["collections"] == 4 and body["limit"] == 4
-        assert "RAG_MAX_COLLECTIONS" in body["error"] and "holds 4 collections of the 4" in body["error"]
+        assert "RAG_MAX_COLLECTIONS" in body["error"]
+        assert "holds 4 collections of the 4" in body["error"]
         assert _names(service) == before and _held(own_db) == 4
         assert httpx.delete(service.base_url + "/api/rag/collections/c").status_code == 200
         r = _create(service, "split", parts=2)  # its own partitions and two parts': 3
