@@ -32,8 +32,9 @@ STATEMENTS = {
     "read every chunk": "SELECT count(*) FROM rag.chunks",
     "list collections": "SELECT count(*) FROM api.collection_stats(NULL)",
     "create a collection": "SELECT api.create_collection('bench_probe')",
-    "drop a collection": "SELECT api.drop_collection(max(name)) FROM rag.collections"
-                         " WHERE name LIKE 'bench\\_%'",
+    "drop a collection": (
+        "SELECT api.drop_collection(max(name)) FROM rag.collections WHERE name LIKE 'bench\\_%'"
+    ),
 }
 LOCK_TABLE = ("SELECT current_setting('max_locks_per_transaction')::int"
               " * (current_setting('max_connections')::int"
