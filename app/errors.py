@@ -225,6 +225,12 @@ def is_write_collision(error: psycopg.Error) -> bool:
     return (error.sqlstate or "").startswith("40")
 
 
+def short_of_resources(error: psycopg.Error) -> bool:
+    """SQLSTATE class 53 (a full lock table, memory, disk): the statement failed, the
+    connection is fine."""
+    return (error.sqlstate or "").startswith("53")
+
+
 def _lock_table_full(error: psycopg.Error) -> bool:
     """PostgreSQL's "out of shared memory" with the hint to raise max_locks_per_transaction
     (SQLSTATE 53200): every connection's locks share one table (see

@@ -75,6 +75,7 @@ class Node:
             ("unix_socket_directories", ""),
             ("shared_preload_libraries", "citus"),
             ("max_connections", "300"),
+            ("max_locks_per_transaction", str(settings.pg_max_locks_per_transaction)),
             ("shared_buffers", settings.pg_shared_buffers),
             ("work_mem", settings.pg_work_mem),
             ("maintenance_work_mem", settings.pg_maintenance_work_mem),

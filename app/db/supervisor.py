@@ -32,7 +32,13 @@ from app.db.locks import SERVICE
 from app.db.pool import CONNECT_TIMEOUT_S, create_pool, warm_up_allowance_s
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
-from app.errors import Unavailable, from_database_error, is_write_collision, unreachable_worker
+from app.errors import (
+    Unavailable,
+    from_database_error,
+    is_write_collision,
+    short_of_resources,
+    unreachable_worker,
+)
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -127,8 +133,14 @@ class DatabaseSupervisor:
             self.notice_failure()
             raise from_database_error(error) from error
         except psycopg.OperationalError as error:
-            if is_write_collision(error) or isinstance(error, QueryCanceled):
-                raise from_database_error(error) from error  # the connection is fine
+            # a collision, a cancel, a server short of a resource (a full lock table): the
+            # connection is fine
+            if (
+                is_write_collision(error)
+                or isinstance(error, QueryCanceled)
+                or short_of_resources(error)
+            ):
+                raise from_database_error(error) from error
             if unreachable_worker(error) is not None:
                 raise from_database_error(error) from error  # a worker, not the coordinator
             self.notice_failure(lost_connection=True)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.db.sqlfiles import queries
 from app.errors import Conflict, is_write_collision, unknown_collection
 from app.parts import MAX_PARTS
-from app.resources.collection_limit import ensure_room
+from app.resources.collection_limit import change_partitions, ensure_room
 from app.settings import Settings
 from app.validation import CollectionName, Text, parse_model
 
@@ -62,7 +62,7 @@ async def create_collection(
 ) -> dict[str, Any]:
     try:
         async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
-            await ensure_room(conn, settings, body.parts)
+            await ensure_room(conn, settings, body.name, body.parts)
             await cursor.execute(
                 queries("collections").create_collection,
                 {"name": body.name, "description": body.description, "parts": body.parts},
@@ -103,6 +103,7 @@ async def delete_collection(conn: AsyncConnection, name: str) -> dict[str, Any]:
     for attempt in range(1, DROP_ATTEMPTS + 1):
         try:
             async with conn.transaction():
+                await change_partitions(conn)
                 cursor = await conn.execute(queries("collections").drop_collection, (name,))
                 row = await cursor.fetchone()
             break

@@ -52,6 +52,24 @@ BEGIN
 END
 $$;
 
+-- The shards each per-collection partition is split into: 1 on one node; on Citus one per
+-- shard group, each on its worker, so that a statement over every collection's partitions
+-- locks each of those shards (app/resources/collection_limit.py).
+CREATE FUNCTION api.partition_shards()
+RETURNS integer
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    v_shards integer := 1;
+BEGIN
+    IF api.distributed() THEN
+        EXECUTE 'SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = ''rag.chunks''::regclass'
+        INTO v_shards;
+    END IF;
+    RETURN greatest(v_shards, 1);
+END
+$$;
+
 -- A table created once the schema is distributed (a space's vectors, any per-space or
 -- per-collection table a feature adds): with a collection_id NOT NULL, distributed by it
 -- beside the collections' other tables, else a reference table; then the routing made

@@ -9,14 +9,22 @@ SELECT id, api.collection_parts(id) FROM rag.collections WHERE name = %s AND par
 SELECT id, api.collection_parts(id) FROM rag.collections
 WHERE name = %s AND part_of IS NULL FOR UPDATE;
 
--- name: serialize_creations
--- Held until the creating transaction ends (app/resources/collection_limit.py).
+-- name: partitions_wait
+-- How long a change to which partitions exist waits for another (this transaction only).
+SELECT set_config('lock_timeout', %s, true);
+
+-- name: partitions_change
+-- Changes to which partitions exist, one at a time (app/db/locks.py PARTITIONS); held
+-- until the transaction ends.
 SELECT pg_advisory_xact_lock(%s);
 
 -- name: collection_room
--- The partition sets held (a split collection's own and each part's), and about how many
--- locks the server's lock table holds.
+-- The partition sets held (a split collection's own and each part's), whether the name is
+-- taken, the shards each partition is split into, and about how many locks the server's
+-- lock table holds.
 SELECT (SELECT count(*) FROM rag.collections) AS held,
+       EXISTS (SELECT FROM rag.collections WHERE name = %s) AS taken,
+       api.partition_shards() AS shards,
        current_setting('max_locks_per_transaction')::bigint
        * (current_setting('max_connections')::bigint
           + current_setting('max_prepared_transactions')::bigint) AS lock_slots;

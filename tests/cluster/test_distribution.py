@@ -8,6 +8,7 @@ from __future__ import annotations
 import psycopg
 
 from app.cluster.local import LocalCluster
+from app.resources.collection_limit import collection_limit
 
 LAYOUT = """SELECT c.relname, d.partmethod, d.colocationid = (
                 SELECT colocationid FROM pg_dist_partition
@@ -58,3 +59,19 @@ def test_a_table_created_later_is_distributed_by_the_hook(cluster: LocalCluster)
         finally:
             conn.execute("DROP TABLE rag.hook_terms, rag.hook_kinds")
             conn.execute("SELECT api.routing_changed()")
+
+
+def test_the_collections_limit_counts_every_shard_of_a_partition(cluster: LocalCluster):
+    """On Citus each per-collection partition is split into a shard per shard group: the
+    limit drawn from the lock table divides by them (app/resources/collection_limit.py),
+    and every node has the lock table RAG_PG_MAX_LOCKS_PER_TRANSACTION asks for."""
+    settings = cluster.settings
+    with psycopg.connect(cluster.url, autocommit=True) as conn:
+        row = conn.execute("SELECT api.partition_shards(),"
+                           " current_setting('max_locks_per_transaction')").fetchone()  # fmt: skip
+        assert row == (settings.citus_shard_count, str(settings.pg_max_locks_per_transaction))
+        on_workers = conn.execute("SELECT result FROM run_command_on_workers("
+                                  "'SHOW max_locks_per_transaction')").fetchall()  # fmt: skip
+    assert {r for (r,) in on_workers} == {str(settings.pg_max_locks_per_transaction)}
+    slots = settings.pg_max_locks_per_transaction * 300  # the nodes' max_connections
+    assert collection_limit(settings, slots, settings.citus_shard_count) == slots // (16 * 8)
