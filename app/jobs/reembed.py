@@ -20,6 +20,7 @@ from app.embedders import embedders_of
 from app.errors import RagError
 from app.ingest.embed import EmbedCounts, embed_texts, input_text
 from app.jobs.worker import JobStopped, RunningJob
+from app.resources.collection_limit import change_partitions
 from app.spaces import SpaceInfo
 
 BATCH = 512
@@ -99,6 +100,8 @@ async def _switch(conn: AsyncConnection, job: RunningJob, embedder: Embedder) ->
     config = embedder.config
     async with conn.transaction():
         await job.hold(conn)
+        # the shadow's partitions become the space's: no collection made or dropped meanwhile
+        await change_partitions(conn, wait_ms=0)
         await conn.execute(q.lock_collections)
         await conn.execute(q.index_shadow, {"space": space, "dims": dims})  # new collections
         await _catch_up(conn, job, embedder)

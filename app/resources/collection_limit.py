@@ -42,12 +42,12 @@ def partitions_needed(parts: int) -> int:
     return 1 + (parts if parts > 1 else 0)
 
 
-async def change_partitions(conn: AsyncConnection) -> None:
-    """Wait for any other change to which partitions exist (up to PARTITIONS_WAIT_MS:
-    registering a space over thousands of collections takes a minute), and hold off the
-    next ones until this transaction ends (app/db/locks.py PARTITIONS)."""
+async def change_partitions(conn: AsyncConnection, wait_ms: int = PARTITIONS_WAIT_MS) -> None:
+    """Wait for any other change to which partitions exist (up to ``wait_ms``, 0: as long
+    as it takes; registering a space over thousands of collections takes a minute), and
+    hold off the next ones until this transaction ends (app/db/locks.py PARTITIONS)."""
     q = queries("collections")
-    await conn.execute(q.partitions_wait, (str(PARTITIONS_WAIT_MS),))
+    await conn.execute(q.partitions_wait, (str(wait_ms),))
     try:
         await conn.execute(q.partitions_change, (locks.PARTITIONS,))
     except LockNotAvailable:

@@ -9,9 +9,13 @@ import time
 from collections.abc import Iterator
 
 import httpx
+import psycopg
 import pytest
 
+from app.db import locks
+from conftest import service_and_database
 from embed_server import embed_server
+from helpers import until
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_LEASE_SECONDS": "3"}
 
@@ -129,3 +133,36 @@ def test_only_a_dense_space_is_reembedded(client, run_id):
     assert r.status_code == 400, r.text
     assert r.json()["field"] == "space" and "only dense spaces" in r.json()["error"]
     assert _space(client, name)["embedder"] is None
+
+
+def _waits_for_its_turn(url: str) -> bool:
+    """A backend waits for an advisory lock (the switch, for PARTITIONS)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+        ).fetchone()
+        return bool(row and row[0])
+
+
+def test_the_switch_waits_for_a_change_to_the_collections(pg, template_db, servers, run_id):
+    """The shadow's partitions become the space's at the switch: a collection made or
+    dropped meanwhile would have none, so the switch takes its turn after such a change
+    (app/db/locks.py PARTITIONS)."""
+    _, old, new = servers
+    with service_and_database(pg, SERVICE_ENV) as (service, url), \
+            httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
+        space = {"name": "turns", "dims": 8, "embedder": _embedder(old, "hash-8")}
+        assert client.post("/api/rag/spaces", json=space).status_code == 201
+        doc = {"doc_id": f"{run_id}-t", "text": f"{run_id} a document."}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+        with psycopg.connect(url) as change:  # a collection's creation, under way
+            change.execute("SELECT pg_advisory_xact_lock(%s)", (locks.PARTITIONS,))
+            r = client.post("/api/rag/spaces/turns/reembed",
+                            json={"embedder": _embedder(new, "hash-16"), "dims": 16})  # fmt: skip
+            assert r.status_code == 202, r.text
+            until(lambda: _waits_for_its_turn(url), 30, "the switch waits for its turn")
+            assert client.get(r.headers["location"]).json()["job"]["status"] == "running"
+            assert _space(client, "turns")["dims"] == 8
+        assert _wait(client, r.headers["location"])["status"] == "done"
+        assert _space(client, "turns")["dims"] == 16
