@@ -90,7 +90,8 @@ class Settings(BaseSettings):
     pg_shared_buffers: str = "1GB"
     pg_work_mem: str = "64MB"
     pg_maintenance_work_mem: str = "2GB"
-    # the embedded server's lock table: max_locks_per_transaction x connections locks
+    # the embedded server's (and the local cluster's nodes') lock table:
+    # max_locks_per_transaction x connections locks
     pg_max_locks_per_transaction: int = Field(default=512, ge=64, le=65_536)
     # collections (each part of a split one counts) the service creates; unset: what the
     # database's lock table allows (app/resources/collection_limit.py)
