@@ -14,6 +14,7 @@ from alembic.script import ScriptDirectory
 
 from app.db.distribution import drop_routing_copies
 from app.db.index_repair import repair_missing_indexes
+from app.db.locks import PARTITIONS
 from app.db.sqlfiles import function_scripts, functions_digest, queries
 from app.settings import Settings
 
@@ -82,13 +83,15 @@ def ensure_default_space(url: str, settings: Settings) -> None:
                 settings.default_space,
                 settings.default_dims,
             )
-            conn.execute(
-                q.register_space,
-                {"name": settings.default_space, "dims": settings.default_dims,
-                 "model": settings.default_model, "description": "default embedding space",
-                 "m": settings.hnsw_m, "ef_construction": settings.hnsw_ef_construction,
-                 "kind": "dense", "metric": "cosine", "max_tokens": None},
-            )  # fmt: skip
+            with conn.transaction():  # its turn among the changes to the partitions
+                conn.execute(queries("collections").partitions_change, (PARTITIONS,))
+                conn.execute(
+                    q.register_space,
+                    {"name": settings.default_space, "dims": settings.default_dims,
+                     "model": settings.default_model, "description": "default embedding space",
+                     "m": settings.hnsw_m, "ef_construction": settings.hnsw_ef_construction,
+                     "kind": "dense", "metric": "cosine", "max_tokens": None},
+                )  # fmt: skip
         elif row[0] != settings.default_dims:
             raise SystemExit(
                 f"the default space {settings.default_space!r} has {row[0]} dimensions but "

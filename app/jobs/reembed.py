@@ -94,14 +94,18 @@ async def _catch_up(conn: AsyncConnection, job: RunningJob, embedder: Embedder) 
 
 
 async def _switch(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> None:
-    q = queries("reembed")
+    q, q_meta = queries("reembed"), queries("meta")
     dims, space = embedder.dims, job.space_id
     assert space is not None
     config = embedder.config
     async with conn.transaction():
         await job.hold(conn)
         # the shadow's partitions become the space's: no collection made or dropped meanwhile
+        # (a space's registration may take a minute: the wait has no statement timeout)
+        before = await (await conn.execute(q_meta.no_statement_timeout)).fetchone()
+        assert before is not None
         await change_partitions(conn, wait_ms=0)
+        await conn.execute(q_meta.local_statement_timeout, (before[0],))
         await conn.execute(q.lock_collections)
         await conn.execute(q.index_shadow, {"space": space, "dims": dims})  # new collections
         await _catch_up(conn, job, embedder)

@@ -43,17 +43,19 @@ def partitions_needed(parts: int) -> int:
 
 
 async def change_partitions(conn: AsyncConnection, wait_ms: int = PARTITIONS_WAIT_MS) -> None:
-    """Wait for any other change to which partitions exist (up to ``wait_ms``, 0: as long
-    as it takes; registering a space over thousands of collections takes a minute), and
-    hold off the next ones until this transaction ends (app/db/locks.py PARTITIONS)."""
+    """Wait for any other change to which partitions exist (up to ``wait_ms``, 0: within
+    the statement timeout; registering a space over thousands of collections takes a
+    minute), and hold off the next ones until this transaction ends (app/db/locks.py
+    PARTITIONS)."""
     q = queries("collections")
-    await conn.execute(q.partitions_wait, (str(wait_ms),))
+    row = await (await conn.execute(q.partitions_wait, (str(wait_ms),))).fetchone()
+    assert row is not None
     try:
         await conn.execute(q.partitions_change, (locks.PARTITIONS,))
     except LockNotAvailable:
         raise Unavailable("another change to the collections or spaces is under way; retry "
                           "shortly", retry_after=5) from None  # fmt: skip
-    await conn.execute(q.partitions_wait, ("0",))  # the change's own statements as before
+    await conn.execute(q.partitions_wait, (row[0],))  # the change's own statements as before
 
 
 async def ensure_room(conn: AsyncConnection, settings: Settings, name: str, parts: int) -> None:

@@ -17,6 +17,7 @@ from app.embed.local import local_dimensions, model_source
 from app.embedders import embedders_of
 from app.errors import BadRequest, Conflict, NotFound
 from app.jobs.store import create_job, job_view
+from app.resources.collection_limit import change_partitions
 from app.resources.spaces import check_embedder
 from app.settings import Settings
 from app.spaces import SpaceInfo
@@ -82,6 +83,7 @@ async def start_reembed(
         dims = _dims(config, request.dims, space)
         await asyncio.to_thread(check_embedder, config, space.kind, dims, settings)
         await conn.execute(q.set_embedder_next, {"space": space.id, "next": Jsonb(config.stored())})
+        await change_partitions(conn)  # a partition in every collection
         await conn.execute(q.create_shadow, {"space": space.id, "dims": dims})
         job = await create_job(conn, "reembed", None, [], {"dims": dims}, space=space.id)
     return await job_view(conn, job, with_items=False)

@@ -10,8 +10,9 @@ SELECT id, api.collection_parts(id) FROM rag.collections
 WHERE name = %s AND part_of IS NULL FOR UPDATE;
 
 -- name: partitions_wait
--- How long a change to which partitions exist waits for another (this transaction only).
-SELECT set_config('lock_timeout', %s, true);
+-- How long a change to which partitions exist waits for another (this transaction only),
+-- and the wait it replaces.
+SELECT current_setting('lock_timeout') AS before, set_config('lock_timeout', %s, true);
 
 -- name: partitions_change
 -- Changes to which partitions exist, one at a time (app/db/locks.py PARTITIONS); held

@@ -31,6 +31,10 @@ SELECT api.warm_plans();
 -- name: local_statement_timeout
 SELECT set_config('statement_timeout', %s, true);
 
+-- name: no_statement_timeout
+-- For the rest of the transaction (or until set back to what it returns).
+SELECT current_setting('statement_timeout') AS before, set_config('statement_timeout', '0', true);
+
 -- name: load_vector_library
 SELECT '[1]'::vector;
 

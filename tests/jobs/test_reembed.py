@@ -5,6 +5,7 @@ it runs are caught up; a cancelled re-embed leaves the space as it was."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
 
@@ -141,28 +142,48 @@ def _waits_for_its_turn(url: str) -> bool:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity"
             " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+            " AND datname = current_database()"
         ).fetchone()
         return bool(row and row[0])
 
 
-def test_the_switch_waits_for_a_change_to_the_collections(pg, template_db, servers, run_id):
-    """The shadow's partitions become the space's at the switch: a collection made or
-    dropped meanwhile would have none, so the switch takes its turn after such a change
-    (app/db/locks.py PARTITIONS)."""
-    _, old, new = servers
-    with service_and_database(pg, SERVICE_ENV) as (service, url), \
+def test_a_reembed_takes_its_turns_with_the_changes_to_the_collections(
+    pg, template_db, servers, run_id
+):
+    """A re-embed makes a shadow partition in every collection when it starts, and the
+    shadow's partitions become the space's at its switch: a collection made or dropped
+    meanwhile would have none, so both take their turn after such a change
+    (app/db/locks.py PARTITIONS). The switch waits past the statement timeout."""
+    b, old, new = servers
+    env = {**SERVICE_ENV, "RAG_STATEMENT_TIMEOUT_MS": "2000"}
+    with service_and_database(pg, env) as (service, url), \
             httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
         space = {"name": "turns", "dims": 8, "embedder": _embedder(old, "hash-8")}
         assert client.post("/api/rag/spaces", json=space).status_code == 201
-        doc = {"doc_id": f"{run_id}-t", "text": f"{run_id} a document."}
-        assert client.post("/api/rag/documents", json=doc).status_code == 200
+        for n in range(6):  # more than one call embeds: the second is held
+            doc = {"doc_id": f"{run_id}-t{n}", "text": f"{run_id} a document, {n}."}
+            assert client.post("/api/rag/documents", json=doc).status_code == 200
+        b.post("/reset")
+        b.post("/faults", json=["ok", "hold"])
+        started: dict[str, httpx.Response] = {}
+        body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
+        starting = threading.Thread(target=lambda: started.update(
+            r=client.post("/api/rag/spaces/turns/reembed", json=body)))  # fmt: skip
         with psycopg.connect(url) as change:  # a collection's creation, under way
             change.execute("SELECT pg_advisory_xact_lock(%s)", (locks.PARTITIONS,))
-            r = client.post("/api/rag/spaces/turns/reembed",
-                            json={"embedder": _embedder(new, "hash-16"), "dims": 16})  # fmt: skip
-            assert r.status_code == 202, r.text
+            starting.start()
+            until(lambda: _waits_for_its_turn(url), 30, "the start waits for its turn")
+            assert not started
+        starting.join(30)
+        assert started["r"].status_code == 202, started["r"].text
+        location = started["r"].headers["location"]
+        _held(b, client, location)  # the fill, held by the embedder
+        with psycopg.connect(url) as change:
+            change.execute("SELECT pg_advisory_xact_lock(%s)", (locks.PARTITIONS,))
+            b.post("/release")
             until(lambda: _waits_for_its_turn(url), 30, "the switch waits for its turn")
-            assert client.get(r.headers["location"]).json()["job"]["status"] == "running"
+            time.sleep(3)  # past the statement timeout
+            assert client.get(location).json()["job"]["status"] == "running"
             assert _space(client, "turns")["dims"] == 8
-        assert _wait(client, r.headers["location"])["status"] == "done"
+        assert _wait(client, location)["status"] == "done"
         assert _space(client, "turns")["dims"] == 16

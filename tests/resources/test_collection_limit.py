@@ -9,6 +9,7 @@ space's partition."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -18,9 +19,10 @@ import psycopg
 import pytest
 
 from app.db import locks
+from app.db.migrate import ensure_default_space
 from app.errors import from_database_error
-from app.resources.collection_limit import PARTITIONS_WAIT_MS
-from conftest import PgServer, ServiceProcess, start_service
+from app.resources.collection_limit import PARTITIONS_WAIT_MS, change_partitions
+from conftest import PgServer, ServiceProcess, settings_for_tests, start_service
 from helpers import until
 
 
@@ -265,3 +267,47 @@ def test_a_change_that_waits_too_long_for_another_is_a_503(own_db):
         assert "waits" in _names(service)
     finally:
         service.stop()
+
+
+def test_a_change_leaves_the_lock_wait_it_found(db_url):
+    """The 10 s wait for a turn is the change's own: its statements wait for their locks
+    as the connection's setting says (a DROP TABLE behind a search must not give up)."""
+
+    async def setting_after_a_turn() -> str:
+        async with await psycopg.AsyncConnection.connect(db_url, autocommit=True) as conn:
+            await conn.execute("SET lock_timeout = '1234ms'")
+            async with conn.transaction():
+                await change_partitions(conn)
+                cursor = await conn.execute("SELECT current_setting('lock_timeout')")
+                row = await cursor.fetchone()
+                assert row is not None
+                return str(row[0])
+
+    assert asyncio.run(setting_after_a_turn()) == "1234ms"
+
+
+def test_the_default_space_at_start_takes_its_turn(pg, template_db):
+    url = pg.create_database()
+    try:
+        settings = settings_for_tests(default_space="later", default_dims=8)
+        done = threading.Event()
+        starting = threading.Thread(target=lambda: (ensure_default_space(url, settings),
+                                                    done.set()))  # fmt: skip
+        with psycopg.connect(url) as change:  # a collection's creation, under way
+            change.execute("SELECT pg_advisory_xact_lock(%s)", (locks.PARTITIONS,))
+            starting.start()
+            until(lambda: _waiting_for_a_turn(url), 30, "the registration waits")
+            assert not done.is_set()
+        starting.join(30)
+        assert done.is_set() and _partitions(url, "later") == _held(url)
+    finally:
+        pg.drop_database(url)
+
+
+def _waiting_for_a_turn(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND wait_event = 'advisory' AND datname = current_database()"
+        ).fetchone()
+        return bool(row and row[0])
