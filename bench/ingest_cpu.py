@@ -64,22 +64,27 @@ def _tree_cpu(parent: psutil.Process, skip: set[int]) -> float:
     return spent
 
 
-class _Meter:
+class CpuMeter:
     def __init__(self, loader: psutil.Process, server: psutil.Process | None,
                  skip: set[int]) -> None:  # fmt: skip
         self.loader, self.server, self.skip = loader, server, skip
         self.last = dict.fromkeys(ROLES, 0.0)
 
     def read(self) -> dict[str, float]:
-        """Each role's CPU so far (the loader's last reading once it has ended)."""
+        """Each role's CPU so far (the loader's last reading once it has ended). A reading
+        never goes down: a child seen alive and gone before its parent reaped it (the
+        loader's own helpers as it exits) is seen no more, but its CPU was spent."""
         with contextlib.suppress(psutil.Error):
             own = self.loader.cpu_times()
             self.last["loader"] = own.user + own.system
-            self.last["parser"] = _tree_cpu(self.loader, self.skip)
+            self._rise("parser", _tree_cpu(self.loader, self.skip))
         if self.server is not None:
             own = self.server.cpu_times()
-            self.last["database"] = own.user + own.system + _tree_cpu(self.server, self.skip)
+            self._rise("database", own.user + own.system + _tree_cpu(self.server, self.skip))
         return dict(self.last)
+
+    def _rise(self, role: str, seconds: float) -> None:
+        self.last[role] = max(self.last[role], seconds)
 
 
 def _building(conn: psycopg.Connection) -> bool:
@@ -94,7 +99,7 @@ def _reaped_children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _watch(child: subprocess.Popen[bytes], meter: _Meter, watcher: psycopg.Connection,
+def _watch(child: subprocess.Popen[bytes], meter: CpuMeter, watcher: psycopg.Connection,
            tick: float) -> tuple[dict[str, float] | None, float]:  # fmt: skip
     """Read the meter until the child ends: (the readings when the build began, or None
     when no build was seen; seconds from the start to the build, or to the end)."""
@@ -120,7 +125,7 @@ def timed_ingest(argv: list[str], env: dict[str, str], url: str, tick: float = T
         started = time.perf_counter()
         child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
         try:
-            meter = _Meter(psutil.Process(child.pid), server, {watcher.info.backend_pid})
+            meter = CpuMeter(psutil.Process(child.pid), server, {watcher.info.backend_pid})
             before = meter.read()
             at_build, load_seconds = _watch(child, meter, watcher, tick)
             wall = time.perf_counter() - started

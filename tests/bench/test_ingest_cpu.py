@@ -6,15 +6,18 @@ it was spent."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
+import psutil
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ holds scripts
 
-from bench.ingest_cpu import timed_ingest
+from bench.ingest_cpu import CpuMeter, timed_ingest
 
 # A load in three parts: its child burns CPU (the parser), then the process itself (the
 # loader), then an index build in the database that takes about a second of CPU.
@@ -57,3 +60,35 @@ def test_the_build_is_split_from_the_load_with_each_roles_cpu(db_url, tmp_path):
     assert build.cpu["database"] > 0.8
     assert load.cpu["database"] < build.cpu["database"] / 2
     assert whole.cpu["loader"] >= load.cpu["loader"]
+
+
+BURN_THEN_SLEEP = (
+    "import time\n"
+    "end = time.process_time() + 0.3\n"
+    "while time.process_time() < end:\n"
+    "    pass\n"
+    "time.sleep(3)\n"
+)
+
+
+def test_a_reading_never_goes_down_when_a_child_outlives_its_parent():
+    """The loader's helpers may outlive it (a resource tracker, reparented as it exits):
+    once its parent is gone a child is no longer seen, but the CPU it spent was."""
+    parent = subprocess.Popen(
+        ["sh", "-c", f'"{sys.executable}" -c "$0" & sleep 1', BURN_THEN_SLEEP]
+    )
+    meter = CpuMeter(psutil.Process(parent.pid), None, set())
+    try:
+        time.sleep(0.8)
+        seen = meter.read()["parser"]
+        assert seen > 0.2  # the child's burn, while its parent lives
+        deadline = time.monotonic() + 10
+        while psutil.Process(parent.pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert meter.read()["parser"] >= seen
+    finally:
+        parent.wait()
+        for orphan in psutil.process_iter(["cmdline"]):
+            if BURN_THEN_SLEEP in (orphan.info["cmdline"] or []):
+                orphan.kill()
