@@ -64,7 +64,7 @@ def _tree_cpu(parent: psutil.Process, skip: set[int]) -> float:
     return spent
 
 
-class CpuMeter:
+class RoleMeter:
     def __init__(self, loader: psutil.Process, server: psutil.Process | None,
                  skip: set[int]) -> None:  # fmt: skip
         self.loader, self.server, self.skip = loader, server, skip
@@ -99,7 +99,7 @@ def _reaped_children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _watch(child: subprocess.Popen[bytes], meter: CpuMeter, watcher: psycopg.Connection,
+def _watch(child: subprocess.Popen[bytes], meter: RoleMeter, watcher: psycopg.Connection,
            tick: float) -> tuple[dict[str, float] | None, float]:  # fmt: skip
     """Read the meter until the child ends: (the readings when the build began, or None
     when no build was seen; seconds from the start to the build, or to the end)."""
@@ -125,7 +125,7 @@ def timed_ingest(argv: list[str], env: dict[str, str], url: str, tick: float = T
         started = time.perf_counter()
         child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
         try:
-            meter = CpuMeter(psutil.Process(child.pid), server, {watcher.info.backend_pid})
+            meter = RoleMeter(psutil.Process(child.pid), server, {watcher.info.backend_pid})
             before = meter.read()
             at_build, load_seconds = _watch(child, meter, watcher, tick)
             wall = time.perf_counter() - started

@@ -17,7 +17,7 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ holds scripts
 
-from bench.ingest_cpu import CpuMeter, timed_ingest
+from bench.ingest_cpu import RoleMeter, timed_ingest
 
 # A load in three parts: its child burns CPU (the parser), then the process itself (the
 # loader), then an index build in the database that takes about a second of CPU.
@@ -77,7 +77,7 @@ def test_a_reading_never_goes_down_when_a_child_outlives_its_parent():
     parent = subprocess.Popen(
         ["sh", "-c", f'"{sys.executable}" -c "$0" & sleep 1', BURN_THEN_SLEEP]
     )
-    meter = CpuMeter(psutil.Process(parent.pid), None, set())
+    meter = RoleMeter(psutil.Process(parent.pid), None, set())
     try:
         time.sleep(0.8)
         seen = meter.read()["parser"]
