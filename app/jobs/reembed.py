@@ -17,9 +17,8 @@ from app.db.sqlfiles import queries
 from app.embed.base import JOB, Embedder
 from app.embed.config import EmbedderConfig
 from app.embedders import embedders_of
-from app.errors import RagError
 from app.ingest.embed import EmbedCounts, embed_texts, input_text
-from app.jobs.worker import JobStopped, RunningJob
+from app.jobs.worker import RESUMES, JobStopped, RunningJob
 from app.resources.collection_limit import change_partitions
 from app.spaces import SpaceInfo
 
@@ -129,7 +128,9 @@ async def run_reembed(job: RunningJob) -> None:
                                                                   "dims": dims})  # fmt: skip
             await _catch_up(conn, job, embedder)
             await _switch(conn, job, embedder)
-        except (JobStopped, RagError):
+        except RESUMES:
+            raise  # taken again when its lease runs out: it resumes into its shadow
+        except Exception:
             if not job.lost:  # cancelled or failed: the space stays as it was
                 await conn.execute(queries("reembed").drop_shadow, {"space": job.space_id})
             raise

@@ -187,3 +187,45 @@ def test_a_reembed_takes_its_turns_with_the_changes_to_the_collections(
             assert _space(client, "turns")["dims"] == 8
         assert _wait(client, location)["status"] == "done"
         assert _space(client, "turns")["dims"] == 16
+
+
+def test_a_reembed_the_database_refuses_fails_and_leaves_the_space_as_it_was(
+    pg, template_db, servers, run_id
+):
+    """The database refuses the shadow's vectors (a rule added to it while the fill waits
+    for its embedder): the job fails saying so in words, its shadow and next embedder go,
+    and the next re-embed of the space runs to the end."""
+    b, old, new = servers
+    with service_and_database(pg, SERVICE_ENV) as (service, url), \
+            httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
+        space = {"name": "refused", "dims": 8, "embedder": _embedder(old, "hash-8")}
+        assert client.post("/api/rag/spaces", json=space).status_code == 201
+        for n in range(3):
+            doc = {"doc_id": f"{run_id}-r{n}", "text": f"{run_id} a document to keep, {n}."}
+            assert client.post("/api/rag/documents", json=doc).status_code == 200
+        b.post("/reset")
+        b.post("/faults", json=["hold"])
+        body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
+        r = client.post("/api/rag/spaces/refused/reembed", json=body)
+        assert r.status_code == 202, r.text
+        _held(b, client, r.headers["location"])
+        with psycopg.connect(url, autocommit=True) as conn:
+            space_id = conn.execute("SELECT id FROM rag.spaces WHERE name = 'refused'").fetchone()
+            shadow = f"rag.vectors_{space_id[0]}_next"
+            conn.execute(f"ALTER TABLE {shadow} ADD CONSTRAINT refuse CHECK (chunk_pk < 0)")
+            b.post("/release")
+            job = _wait(client, r.headers["location"])
+            assert job["status"] == "failed"
+            assert job["error"] == "a value breaks a rule of the stored data"
+            left = conn.execute("SELECT to_regclass(%s), (SELECT embedder_next FROM rag.spaces"
+                                " WHERE name = 'refused')", (shadow,)).fetchone()  # fmt: skip
+            assert left == (None, None)
+        kept = _space(client, "refused")
+        assert kept["dims"] == 8 and kept["embedder"]["model"] == "hash-8"
+        stored = client.get(f"/api/rag/documents/{run_id}-r0",
+                            params={"include_embeddings": "true"}).json()  # fmt: skip
+        assert len(stored["chunks"][0]["embeddings"]["refused"]) == 8
+        b.post("/reset")
+        again = client.post("/api/rag/spaces/refused/reembed", json=body)
+        assert _wait(client, again.headers["location"])["status"] == "done"
+        assert _space(client, "refused")["dims"] == 16
