@@ -30,6 +30,12 @@ STATEMENTS = {
     "register a space": "SELECT api.register_space('bench_probe', 8, NULL, NULL, 16, 64)",
     "drop a space": "SELECT api.drop_space('default')",
     "read every chunk": "SELECT count(*) FROM rag.chunks",
+    "re-embed batch, every collection (before)": (
+        "SELECT id FROM rag.chunks WHERE id > 0 ORDER BY id LIMIT 512"
+    ),
+    "re-embed batch, one collection": (
+        "SELECT id FROM rag.chunks WHERE collection_id = 1 AND id > 0 ORDER BY id LIMIT 512"
+    ),
     "list collections": "SELECT count(*) FROM api.collection_stats(NULL)",
     "create a collection": "SELECT api.create_collection('bench_probe')",
     "drop a collection": (

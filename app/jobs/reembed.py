@@ -1,8 +1,8 @@
-"""Re-embed jobs: every chunk of every collection embedded by the space's next embedder
-into a shadow table, in chunk order (a resumed job starts after the last chunk it stored;
-what it had embedded is in the cache), the shadow's indexes built, the chunks stored
-meanwhile caught up, then, with every collection's writers held, the last ones and the
-switch: the space's searches use the new vectors from that commit on."""
+"""Re-embed jobs: every chunk of every collection embedded by the space's next embedder into a
+shadow table, a collection at a time in chunk order (a resumed job starts after the last
+chunk it stored; what it had embedded is in the cache), the shadow's indexes built, the
+chunks stored meanwhile caught up, then, with every collection's writers held, the last ones
+and the switch: the space's searches use the new vectors from that commit on."""
 
 from __future__ import annotations
 
@@ -63,20 +63,49 @@ async def _store(
     job.count(total=len(rows))
 
 
+async def _next_collection(conn: AsyncConnection, after: int) -> int | None:
+    cursor = await conn.execute(queries("reembed").next_collection, {"after": after})
+    row = await cursor.fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+async def _resume_point(conn: AsyncConnection, space_id: int) -> tuple[int | None, int]:
+    """The collection the fill is in and the last chunk it stored there (none yet: the
+    first collection, from its first chunk)."""
+    row = await (await conn.execute(_q("shadow_last", space_id))).fetchone()
+    if row is None:
+        return await _next_collection(conn, 0), 0
+    return int(row[0]), int(row[1])
+
+
+async def _batch(
+    conn: AsyncConnection, collection: int | None, last: int
+) -> tuple[list[dict[str, Any]], int | None, int]:
+    """Up to BATCH chunks in (collection, chunk) order, read a collection at a time, and
+    where the next batch starts."""
+    rows: list[dict[str, Any]] = []
+    while collection is not None and len(rows) < BATCH:
+        async with conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(queries("reembed").chunks_after, {
+                "collection": collection, "after": last, "limit": BATCH - len(rows)})  # fmt: skip
+            found = await cursor.fetchall()
+        rows += found
+        if len(rows) < BATCH:  # this collection is done
+            collection, last = await _next_collection(conn, collection), 0
+        else:
+            last = found[-1]["id"]
+    return rows, collection, last
+
+
 async def _fill(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> None:
     assert job.space_id is not None
-    cursor = await conn.execute(_q("shadow_last", job.space_id))
-    last = int((await cursor.fetchone() or (0,))[0])
+    collection, last = await _resume_point(conn, job.space_id)
     while True:
         job.check()
-        async with conn.cursor(row_factory=dict_row) as rows_cursor:
-            await rows_cursor.execute(queries("reembed").chunks_after,
-                                      {"after": last, "limit": BATCH})  # fmt: skip
-            rows = await rows_cursor.fetchall()
+        rows, collection, last = await _batch(conn, collection, last)
         if not rows:
             return
         await _store(conn, job, embedder, rows)
-        last = rows[-1]["id"]
         await job.flush(conn)
 
 

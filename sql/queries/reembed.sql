@@ -26,13 +26,21 @@ SELECT api.switch_to_shadow(%(space)s, %(dims)s, %(embedder)s, %(model)s);
 -- Writers of every collection wait (each locks its collection's row first).
 SELECT id FROM rag.collections ORDER BY id FOR UPDATE;
 
+-- name: next_collection
+-- The fill reads one collection at a time: a read of every collection's chunks plans and
+-- locks each one's partitions (13 locks a collection), for every batch.
+SELECT min(id) FROM rag.collections WHERE id > %(after)s;
+
 -- name: chunks_after
--- The next chunks to embed, in chunk order, after the last one done.
+-- The collection's next chunks to embed, in chunk order, after the last one done.
 SELECT id, collection_id, chunk, title, heading_path FROM rag.chunks
-WHERE id > %(after)s ORDER BY id LIMIT %(limit)s;
+WHERE collection_id = %(collection)s AND id > %(after)s ORDER BY id LIMIT %(limit)s;
 
 -- name: shadow_last
-SELECT coalesce(max(chunk_pk), 0) FROM {table};
+-- Where a resumed fill starts: its last collection and the last chunk it stored there.
+SELECT collection_id, max(chunk_pk) FROM {table}
+WHERE collection_id = (SELECT max(collection_id) FROM {table})
+GROUP BY collection_id;
 
 -- name: chunks_missing
 -- Chunks the shadow has no vector for (stored while the job ran).

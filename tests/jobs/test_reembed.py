@@ -5,6 +5,7 @@ it runs are caught up; a cancelled re-embed leaves the space as it was."""
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ import psycopg
 import pytest
 
 from app.db import locks
-from conftest import service_and_database
+from conftest import service_and_database, start_service
 from embed_server import embed_server
 from helpers import until
 
@@ -229,3 +230,59 @@ def test_a_reembed_the_database_refuses_fails_and_leaves_the_space_as_it_was(
         again = client.post("/api/rag/spaces/refused/reembed", json=body)
         assert _wait(client, again.headers["location"])["status"] == "done"
         assert _space(client, "refused")["dims"] == 16
+
+
+def _collections_with_chunks(client: httpx.Client, run_id: str, sizes: dict[str, int]) -> None:
+    """Each collection made in turn, with one document of ``size`` chunks (no vectors)."""
+    for name, size in sizes.items():
+        if name != "default":
+            assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
+        chunks = [{"chunk": f"{run_id} {name} chunk {n}"} for n in range(size)]
+        doc = {"doc_id": f"{run_id}-{name}", "collection": name, "chunks": chunks}
+        assert size == 0 or client.post("/api/rag/documents", json=doc).status_code == 200
+
+
+def _lengths(client: httpx.Client, doc_id: str, collection: str, space: str) -> set[int]:
+    params = {"include_embeddings": "true", "collection": collection}
+    r = client.get(f"/api/rag/documents/{doc_id}", params=params)
+    return {len(chunk["embeddings"][space]) for chunk in r.json()["chunks"]}
+
+
+def test_a_reembed_reads_a_collection_at_a_time_and_resumes_where_it_stopped(
+    pg, template_db, servers, run_id
+):
+    """The fill reads one collection's chunks after another's: with a later collection's
+    chunks locked away, the first ones are embedded (a read of every collection would wait).
+    Killed there, the next service resumes after the last chunk stored: every chunk of every
+    collection is embedded once and gets its vector."""
+    b, old, new = servers
+    sizes = {"default": 1, "a": 700, "b": 3, "c": 0, "d": 400}  # in the order they are made
+    body = {"embedder": {**_embedder(new, "hash-16"), "batch_size": 64}, "dims": 16}
+    with service_and_database(pg, SERVICE_ENV) as (first, url):
+        with httpx.Client(base_url=first.base_url, timeout=60) as client, \
+                psycopg.connect(url) as blocker:  # fmt: skip
+            _collections_with_chunks(client, run_id, sizes)
+            space = {"name": "walk", "dims": 8, "embedder": _embedder(old, "hash-8")}
+            assert client.post("/api/rag/spaces", json=space).status_code == 201
+            b.post("/reset")
+            (b_id,) = blocker.execute("SELECT id FROM rag.collections WHERE name = 'b'").fetchone()
+            blocker.execute(f"LOCK TABLE rag.chunks_{b_id} IN ACCESS EXCLUSIVE MODE")
+            r = client.post("/api/rag/spaces/walk/reembed", json=body)
+            assert r.status_code == 202, r.text
+            location = r.headers["location"]
+            until(lambda: client.get(location).json()["job"]["progress"]["chunks"]["total"]
+                  >= 512, 60, "the first batch stored while b is locked")  # fmt: skip
+            assert first.process is not None
+            first.process.send_signal(signal.SIGKILL)
+            first.process.wait()
+        second = start_service({**SERVICE_ENV, "DATABASE_URL": url})
+        try:
+            with httpx.Client(base_url=second.base_url, timeout=60) as client:
+                job = _wait(client, location)
+                assert job["status"] == "done" and job["attempts"] == 2, job
+                for name, size in sizes.items():
+                    assert size == 0 or _lengths(client, f"{run_id}-{name}", name, "walk") == {16}
+        finally:
+            second.stop()
+    texts = b.get("/stats").json()["texts"]
+    assert len(texts) == len(set(texts)) == sum(sizes.values())  # each embedded once
