@@ -46,7 +46,14 @@ class AppliedWeights(Weights):
 
 class Component(Strict):
     raw: float = Field(description="The component's value, in [0,1] (sem may be below 0).")
-    weighted: float = Field(description="raw x its weight: the components' sum is the score.")
+    weighted: float = Field(
+        description="raw x its weight, or under fusion rrf its weight / (rrf_k + rank), 0 "
+        "past its window: the components' sum is the score."
+    )
+    rank: int | None = Field(
+        default=None, description="fusion rrf: the chunk's rank by this component "
+        "(null past its window; absent under the weighted blend).",
+    )  # fmt: skip
 
 
 class SpaceContribution(Strict):
@@ -213,7 +220,8 @@ class PurposeSearchResponse(Ok):
 class ExplainResponse(Ok):
     chunk_id: str
     rank: int | None = Field(description="1 = best; null when the chunk is not eligible.")
-    score: float
+    score: float = Field(description="Its score; under fusion rrf its fused score (0 when "
+                         "it is in no component's window).")  # fmt: skip
     kth_score: float | None
     k: int
     components: dict[str, Component]
@@ -221,9 +229,13 @@ class ExplainResponse(Ok):
     ranks: dict[str, int] | None = None
     per_space_scores: dict[str, float | None]
     stage: str = Field(
-        description="included, filter, no_keyword_match, min_similarity, min_score, "
-        "max_per_source or outscored."
+        description="included, filter, no_keyword_match, min_similarity, rrf_window, "
+        "min_score, max_per_source or outscored."
     )
+    rrf_window: int | None = Field(
+        default=None, description="Stage rrf_window: the depth of each component's ranking "
+        "that fusion reads; the chunk is in none of them.",
+    )  # fmt: skip
     position: int | None = None
     failed_filters: list[str] | None = None
     failed_conditions: list[str] | None = None

@@ -13,11 +13,17 @@ among the candidates diversity chose from, and rows less like the others were ch
 cap), or ``outscored`` (and by how much it trails the k-th result). Its rank is counted
 by score over every chunk that passes the filters: like ``exact: true``, this costs a
 scan.
+
+Under reciprocal rank fusion the score is the fused one and the rank its place among
+every fused candidate (the chunks in some component's first ``rrf_window``), read from
+one ranking of them all; a chunk in none of those windows gets nothing from fusion:
+stage ``rrf_window``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from psycopg import AsyncConnection
@@ -25,7 +31,8 @@ from pydantic import ConfigDict, Field
 
 from app.search.filters import metadata_conditions
 from app.search.outcome import SearchOutcome
-from app.search.parts import explain_detail
+from app.search.parts import explain_detail, rank
+from app.search.plan import SearchPlan
 from app.search.request import SEARCH_RULES, SearchRequest
 from app.search.response import (
     contract_row,
@@ -47,6 +54,7 @@ class ExplainRequest(SearchRequest):
     chunk_id: Identifier = Field(description="The chunk to explain.")
 
 
+FUSED_COMPONENTS = ("sem", "lex", "rec", "sig")  # each adds at most rrf_window candidates
 EXPLAIN_RULES = {**SEARCH_RULES, "chunk_id": "chunk_id must be a non-empty string"}
 
 
@@ -71,6 +79,8 @@ def stage(
             return {"stage": "no_keyword_match", "lex": detail["lex"]}
         return {"stage": "min_similarity", "min_similarity": request.min_similarity,
                 "sem": detail["sem"]}  # fmt: skip
+    if detail.get("fused") is False:
+        return {"stage": "rrf_window", "rrf_window": outcome.plan.knobs.rrf_window}
     if request.min_score is not None and detail["score"] < request.min_score:
         return {"stage": "min_score", "min_score": request.min_score, "score": detail["score"],
                 "short_by": request.min_score - detail["score"]}  # fmt: skip
@@ -88,6 +98,28 @@ def _ids(rows: Sequence[RankedRow]) -> list[str]:
     return [row["chunk_id"] for row in rows]
 
 
+async def fused_detail(
+    conn: AsyncConnection, plan: SearchPlan, detail: dict[str, Any]
+) -> dict[str, Any]:
+    """The chunk under fusion rrf: its fused score, its ranks and its place among every
+    fused candidate (no cap on sources; min_score, which applies to the fused score, left
+    to the stage)."""
+    every = replace(
+        plan, k=len(FUSED_COMPONENTS) * plan.knobs.rrf_window, offset=0, pool=0,
+        max_per_source=0, diversity=0.0,
+        request=plan.request.model_copy(update={"min_score": None}),
+    )  # fmt: skip
+    ranking = await rank(conn, every)
+    for place, row in enumerate(ranking.rows, start=1):
+        if row["chunk_id"] == detail["chunk_id"]:
+            return {**detail, "score": row["score"], "ranks": row.get("ranks") or {},
+                    "rank": place, "fused": True}  # fmt: skip
+    outside = {**detail, "score": 0.0, "ranks": {}, "rank": None}
+    if detail["failed_filters"] or detail["eligible_score"] is None:
+        return outside  # its stage says why
+    return {**outside, "fused": False}
+
+
 async def explain_chunk(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> dict[str, Any]:
@@ -96,6 +128,8 @@ async def explain_chunk(
     plan, rows = outcome.plan, outcome.page
     conditions = metadata_conditions(request.given_filters())
     detail = await explain_detail(conn, plan, request.chunk_id, conditions)
+    if plan.fusion == "rrf":
+        detail = await fused_detail(conn, plan, detail)
     return {
         "ok": True,
         "chunk_id": request.chunk_id,

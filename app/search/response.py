@@ -2,8 +2,9 @@
 query's metadata.
 
 Arithmetic a client can check: with ``explain``, the components' weighted values (sem,
-lex when the query has text, rec, sig) add up to the score, and sem.raw = sum over spaces
-of space weight x similarity (0 where the chunk has no vector in a space).
+lex when the query has text, rec, sig) add up to the score (under fusion rrf, each is
+weight / (rrf_k + the component's rank)), and sem.raw = sum over spaces of space weight x
+similarity (0 where the chunk has no vector in a space).
 """
 
 from __future__ import annotations
@@ -32,15 +33,29 @@ def per_space_scores(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, floa
     return dict(zip(plan.space_names, row.get("sims") or [], strict=False))
 
 
-def components(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, Any]:
+def _weights_and_values(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, tuple[float, float]]:
+    """Each component's weight and raw value (lex only when the query has text)."""
     weights = plan.weights
-    parts = {"sem": {"raw": row["sem"], "weighted": weights.w_cos * row["sem"]}}
+    parts = {"sem": (weights.w_cos, row["sem"])}
     if weights.w_lex is not None:
-        lex = row.get("lex") or 0.0
-        parts["lex"] = {"raw": lex, "weighted": weights.w_lex * lex}
-    parts["rec"] = {"raw": row["rec"], "weighted": weights.w_rec * row["rec"]}
-    parts["sig"] = {"raw": row["sig"], "weighted": weights.w_sig * row["sig"]}
+        parts["lex"] = (weights.w_lex, row.get("lex") or 0.0)
+    parts["rec"] = (weights.w_rec, row["rec"])
+    parts["sig"] = (weights.w_sig, row["sig"])
     return parts
+
+
+def components(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, Any]:
+    """What each component adds to the score: weight x raw value, or under fusion rrf
+    weight / (rrf_k + its rank), nothing past its window (sql/functions/fusion.sql)."""
+    parts = _weights_and_values(row, plan)
+    if plan.fusion != "rrf":
+        return {name: {"raw": raw, "weighted": w * raw} for name, (w, raw) in parts.items()}
+    ranks = row.get("ranks") or {}
+    return {
+        name: {"raw": raw, "rank": ranks.get(name),
+               "weighted": 0.0 if ranks.get(name) is None else w / (plan.rrf_k + ranks[name])}
+        for name, (w, raw) in parts.items()
+    }  # fmt: skip
 
 
 def explain_row(row: Mapping[str, Any], plan: SearchPlan) -> dict[str, Any]:

@@ -98,8 +98,9 @@ async def purpose_search_route(
 )
 async def explain_route(access: Reader, body: Body, lease: Reads, settings: SettingsDep) -> Any:
     """The stage is included, filter (with failed_filters and, for a metadata filter,
-    failed_conditions), no_keyword_match, min_similarity, min_score, max_per_source, or
-    outscored (with short_by). Counting the rank costs a scan. 404: an unknown chunk."""
+    failed_conditions), no_keyword_match, min_similarity, rrf_window (fusion rrf: in no
+    component's window), min_score, max_per_source, or outscored (with short_by). Counting
+    the rank costs a scan. 404: an unknown chunk."""
     request = parse_explain_request(body)
     async with lease.connection(access, request.collection) as conn:
         return ORJSONResponse(await explain_chunk(conn, request, settings))

@@ -137,8 +137,9 @@ export interface paths {
         /**
          * Where one chunk ranks for a search, its components, and what kept it out
          * @description The stage is included, filter (with failed_filters and, for a metadata filter,
-         *     failed_conditions), no_keyword_match, min_similarity, min_score, max_per_source, or
-         *     outscored (with short_by). Counting the rank costs a scan. 404: an unknown chunk.
+         *     failed_conditions), no_keyword_match, min_similarity, rrf_window (fusion rrf: in no
+         *     component's window), min_score, max_per_source, or outscored (with short_by). Counting
+         *     the rank costs a scan. 404: an unknown chunk.
          */
         post: operations["explain_route_api_rag_explain_post"];
         delete?: never;
@@ -796,13 +797,18 @@ export interface components {
         /** Component */
         Component: {
             /**
+             * Rank
+             * @description fusion rrf: the chunk's rank by this component (null past its window; absent under the weighted blend).
+             */
+            rank?: number | null;
+            /**
              * Raw
              * @description The component's value, in [0,1] (sem may be below 0).
              */
             raw: number;
             /**
              * Weighted
-             * @description raw x its weight: the components' sum is the score.
+             * @description raw x its weight, or under fusion rrf its weight / (rrf_k + rank), 0 past its window: the components' sum is the score.
              */
             weighted: number;
         };
@@ -1486,7 +1492,15 @@ export interface components {
             results: components["schemas"]["ContractRow"][];
             /** Rows Of Source */
             rows_of_source?: number | null;
-            /** Score */
+            /**
+             * Rrf Window
+             * @description Stage rrf_window: the depth of each component's ranking that fusion reads; the chunk is in none of them.
+             */
+            rrf_window?: number | null;
+            /**
+             * Score
+             * @description Its score; under fusion rrf its fused score (0 when it is in no component's window).
+             */
             score: number;
             /** Sem */
             sem?: number | null;
@@ -1496,7 +1510,7 @@ export interface components {
             source?: string | null;
             /**
              * Stage
-             * @description included, filter, no_keyword_match, min_similarity, min_score, max_per_source or outscored.
+             * @description included, filter, no_keyword_match, min_similarity, rrf_window, min_score, max_per_source or outscored.
              */
             stage: string;
             /** Top Contributing Spaces */

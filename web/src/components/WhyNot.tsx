@@ -17,6 +17,8 @@ const STAGE_TEXT: Record<string, Stage> = {
     (e.failed_conditions?.length ? `: ${e.failed_conditions.join("; ")}.` : "."),
   no_keyword_match: () => "None of the question's words occur in it, and the search has no vector.",
   min_similarity: (e) => `Its similarity ${fixed(e.sem)} is below min_similarity ${fixed(e.min_similarity)}.`,
+  rrf_window: (e) =>
+    `It is in none of the rankings' first ${e.rrf_window ?? "rrf_window"} (each component's), so fusion gives it nothing.`,
   min_score: (e) => `Its score ${fixed(e.score)} is below min_score ${fixed(e.min_score)}.`,
   max_per_source: (e) => `It scores high enough, but ${e.source} already has ${e.rows_of_source} rows (max per source).`,
   outscored: (e, shift) =>

@@ -60,6 +60,12 @@ describe("why-not in words", () => {
     expect(explanationText(outscored)).toBe("Outscored: it ranks 67 with 0.196; the last row shown scores 0.417 (short by 0.221).");
     expect(explanationText(answer({ stage: "included", position: 3 }), 1)).toBe("It is in the results, at rank 2.");
   });
+
+  it("says a chunk is past every ranking fusion reads", () => {
+    expect(explanationText(answer({ stage: "rrf_window", rrf_window: 100 }))).toBe(
+      "It is in none of the rankings' first 100 (each component's), so fusion gives it nothing.",
+    );
+  });
 });
 
 describe("Classification", () => {
