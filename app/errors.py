@@ -225,10 +225,16 @@ def is_write_collision(error: psycopg.Error) -> bool:
     return (error.sqlstate or "").startswith("40")
 
 
-def short_of_resources(error: psycopg.Error) -> bool:
-    """SQLSTATE class 53 (a full lock table, memory, disk): the statement failed, the
-    connection is fine."""
-    return (error.sqlstate or "").startswith("53")
+def connection_lost(error: psycopg.Error) -> bool:
+    """The driver's own failure (no SQLSTATE), a connection exception (class 08) or the
+    server ending the session (57P: shutdown, crash, a dropped database, an idle timeout).
+    Any other SQLSTATE is the statement's, on a connection that is fine: a collision, a
+    cancel, a full lock table, a value past an index's row size (class 54); and so is an
+    unreachable Citus worker (the coordinator answered)."""
+    if unreachable_worker(error) is not None:
+        return False
+    state = error.sqlstate
+    return state is None or state.startswith(("08", "57P"))
 
 
 def _lock_table_full(error: psycopg.Error) -> bool:

@@ -27,7 +27,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from app.db.pool import configure_connection, connection_kwargs
 from app.db.sqlfiles import queries
-from app.errors import is_write_collision
+from app.errors import connection_lost
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -169,7 +169,7 @@ class ReplicaSet:
             self.reads[replica.name] += 1
             yield replica.name, conn
         except psycopg.OperationalError as error:
-            if not is_write_collision(error):  # the replica failed, not the transaction
+            if connection_lost(error):  # the replica failed, not the statement
                 replica.error = f"failed during a read ({type(error).__name__})"
                 replica.stale_pool = True
                 self._set(replica, False)

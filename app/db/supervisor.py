@@ -24,7 +24,6 @@ from enum import Enum
 
 import psycopg
 from psycopg import AsyncConnection
-from psycopg.errors import QueryCanceled
 from psycopg_pool import AsyncConnectionPool, PoolTimeout, TooManyRequests
 
 from app.db.index_repair import repair_missing_indexes
@@ -34,10 +33,8 @@ from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.errors import (
     Unavailable,
+    connection_lost,
     from_database_error,
-    is_write_collision,
-    short_of_resources,
-    unreachable_worker,
 )
 from app.settings import Settings
 
@@ -133,16 +130,8 @@ class DatabaseSupervisor:
             self.notice_failure()
             raise from_database_error(error) from error
         except psycopg.OperationalError as error:
-            # a collision, a cancel, a server short of a resource (a full lock table): the
-            # connection is fine
-            if (
-                is_write_collision(error)
-                or isinstance(error, QueryCanceled)
-                or short_of_resources(error)
-            ):
+            if not connection_lost(error):
                 raise from_database_error(error) from error
-            if unreachable_worker(error) is not None:
-                raise from_database_error(error) from error  # a worker, not the coordinator
             self.notice_failure(lost_connection=True)
             raise Unavailable(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()

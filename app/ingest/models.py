@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.validation import (
     CollectionName,
@@ -22,8 +22,20 @@ Tag = Annotated[Text, Field(min_length=1, max_length=200)]
 CHUNK_MAX_CHARACTERS = 1_000_000
 TEXT_MAX_CHARACTERS = 100_000_000  # RAG_MAX_DOCUMENT_CHARS is the limit in force
 KEYWORD_INDEX_CHARACTERS = 100_000  # the keyword index reads this much of title + text
+# src is indexed (prefix filters): a btree entry holds at most 2,704 bytes, after compression,
+# which text that does not compress (a random token, a URL's signature) does not get
+SRC_MAX_BYTES = 2_000
 # volume and confidence are stored as 4-byte floats, and so is their product (scale)
 MAX_VOLUME = 1e15
+
+
+def _fits_the_src_index(value: str) -> str:
+    if len(value.encode("utf-8")) > SRC_MAX_BYTES:
+        raise ValueError(f"must be at most {SRC_MAX_BYTES:,} bytes in UTF-8 (it is indexed)")
+    return value
+
+
+Source = Annotated[Text, Field(max_length=SRC_MAX_BYTES), AfterValidator(_fits_the_src_index)]
 
 
 class ChunkIn(BaseModel):
@@ -92,8 +104,8 @@ class DocumentIn(BaseModel):
         description="Unique within the collection: 1..512 characters, no control characters, "
         "no surrounding spaces (any other Unicode, '/' included)."
     )
-    src: Annotated[Text, Field(max_length=4096)] = Field(
-        default="", description="Source URL or file path."
+    src: Source = Field(
+        default="", description="Source URL or file path: at most 2,000 bytes in UTF-8."
     )
     title: Annotated[Text, Field(max_length=4096)] = ""
     category: Annotated[Text, Field(max_length=100)] | None = None

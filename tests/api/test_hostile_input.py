@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import secrets
 from typing import Any
 from urllib.parse import quote
 
@@ -233,3 +234,22 @@ def test_an_overlong_chunk_is_refused_with_its_length(client):
         "chunks[0].chunk must be at most 1,000,000 characters long (got 1,000,001)"
         in (r.json()["error"])
     )
+
+
+@pytest.mark.parametrize(
+    ("src", "status"),
+    [(secrets.token_urlsafe(1_875), 400),  # 2,500 characters that do not compress
+     ("€" * 667, 400),  # 2,001 bytes
+     (secrets.token_urlsafe(1_500), 200)],  # 2,000: fits the index
+)  # fmt: skip
+def test_a_src_past_its_index_is_refused_by_name(client, run_id, src, status):
+    """Before, a src of 2,500 random characters (4,096 allowed) failed in the src index
+    (a row too big) and answered 503 "the database connection was lost; retry shortly"."""
+    doc = {"doc_id": f"{run_id}-src", "src": src, "chunks": [{"chunk": "x", "embedding": VECTOR}]}
+    r = client.post("/api/rag/documents", json=doc)
+    assert r.status_code == status, r.text
+    if status == 400:
+        assert r.json()["error"].startswith("src must be at most 2,000 "), r.text
+        assert client.get(f"/api/rag/documents/{run_id}-src").status_code == 404
+    else:
+        assert client.get(f"/api/rag/documents/{run_id}-src").json()["src"] == src

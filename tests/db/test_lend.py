@@ -17,7 +17,7 @@ import pytest
 import app.db.supervisor as supervisor_module
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor, readable
-from app.errors import RagError, Unavailable
+from app.errors import RagError, Unavailable, connection_lost
 from conftest import settings_for_tests
 from helpers import until
 
@@ -174,3 +174,51 @@ def test_a_pool_timeout_wakes_the_watcher_without_checking_the_pool(db_url: str)
     alarms, checks, timed_out = asyncio.run(run())
     assert timed_out and alarms == 1
     assert checks == 0, "a pool timeout had the pool's idle connections asked"
+
+
+def _raise(code: str) -> str:
+    return f"DO $$ BEGIN RAISE EXCEPTION 'raised' USING ERRCODE = '{code}'; END $$"
+
+
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [("54000", 400), ("53200", 503), ("57014", 504), ("40001", 503), ("55000", 503)],
+)
+def test_a_statements_own_error_leaves_the_connection_and_the_pool_alone(
+    db_url: str, code: str, status: int
+) -> None:
+    """A value past an index's row size (class 54), a full lock table, a cancel, a
+    collision: psycopg calls each an OperationalError, but the connection is fine. Before,
+    any but the last three answered 503 "the database connection was lost" and had the
+    pool checked (a client told to retry the same over-long value retried forever)."""
+    settings = settings_for_tests(database_url=db_url, migrate_on_start=False, pool_size=1)
+
+    async def run() -> tuple[RagError, int, int, int]:
+        supervisor = DatabaseSupervisor(settings, DatabaseRuntime(settings))
+        await supervisor.start()
+        assert supervisor.pool is not None
+        try:
+            before = await _backend(supervisor)
+            with pytest.raises(RagError) as caught:
+                async with supervisor.connection() as conn:
+                    await conn.execute(_raise(code))
+            await asyncio.sleep(0.2)  # a pool check, if one was asked, has begun
+            lost = supervisor.pool.get_stats().get("connections_lost", 0)
+            return caught.value, before, await _backend(supervisor), lost
+        finally:
+            await supervisor.stop()
+
+    error, before, after, lost = asyncio.run(run())
+    assert error.status == status and "connection was lost" not in error.message
+    assert (after, lost) == (before, 0)
+
+
+@pytest.mark.parametrize(
+    ("code", "lost"),
+    [("08006", True), ("57P01", True), ("57P05", True), ("54000", False), ("57014", False),
+     ("53200", False), ("40P01", False)],
+)  # fmt: skip
+def test_a_lost_connection_is_told_by_its_sqlstate(db_url: str, code: str, lost: bool) -> None:
+    with psycopg.connect(db_url, autocommit=True) as conn, pytest.raises(psycopg.Error) as caught:
+        conn.execute(_raise(code))
+    assert connection_lost(caught.value) is lost
