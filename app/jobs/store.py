@@ -3,7 +3,7 @@ in parts of at most ``PART_BYTES``, written as it is read (never held whole)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,9 +109,14 @@ async def cancel_job(conn: AsyncConnection, job: int) -> None:
 
 
 async def list_jobs(
-    conn: AsyncConnection, collection: str | None, status: str | None, limit: int
+    conn: AsyncConnection,
+    collection: str | None,
+    status: str | None,
+    limit: int,
+    allowed: Collection[str] | None = None,
 ) -> list[dict[str, Any]]:
-    cursor = await conn.execute(
-        queries("jobs").list_jobs, {"collection": collection, "status": status, "limit": limit}
-    )
+    """The newest jobs, of the ``allowed`` collections only when given (no re-embed)."""
+    visible = None if allowed is None else sorted(allowed)
+    wanted = {"collection": collection, "status": status, "limit": limit, "allowed": visible}
+    cursor = await conn.execute(queries("jobs").list_jobs, wanted)
     return [await job_view(conn, row[0], with_items=False) for row in await cursor.fetchall()]

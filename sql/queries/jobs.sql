@@ -93,6 +93,7 @@ FROM rag.job_items WHERE job_id = %(job)s ORDER BY ordinal LIMIT %(limit)s;
 SELECT j.id FROM rag.jobs j LEFT JOIN rag.collections c ON c.id = j.collection_id
 WHERE (%(collection)s::text IS NULL OR c.name = %(collection)s)
   AND (%(status)s::text IS NULL OR j.status = %(status)s)
+  AND (%(allowed)s::text[] IS NULL OR c.name = ANY (%(allowed)s::text[]))
 ORDER BY j.id DESC LIMIT %(limit)s;
 
 -- name: hold_job

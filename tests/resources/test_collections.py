@@ -253,3 +253,28 @@ def test_a_scoped_key_reads_and_writes_its_collections_only(service, tenants):
     # BLUE's copy of the id is untouched by all of it
     blue = _as(service, WRITE_KEY).get("/api/rag/documents/tn-doc-0", params={"collection": BLUE})
     assert blue.status_code == 200 and blue.json()["chunks"][0]["chunk"].startswith(BLUE)
+
+
+def _queued(client: httpx.Client, collection: str, doc_id: str) -> int:
+    doc = {"doc_id": doc_id, "collection": collection, "chunks": [{"chunk": "a job's document"}]}
+    r = client.post("/api/rag/documents", params={"async": "true"}, json=doc)
+    assert r.status_code == 202, r.text
+    return int(r.headers["location"].rsplit("/", 1)[1])
+
+
+def test_a_scoped_key_sees_only_its_collections_jobs(service, tenants):
+    """Another tenant's job is no job at all to a scoped key (before: a 403 naming the
+    other collection, so job ids told which tenants exist), and its listing's limit counts
+    its own jobs (before: filtered after the limit, an empty page)."""
+    admin = _as(service, WRITE_KEY)
+    red = _queued(admin, RED, "tn-job-red")
+    blue = _queued(admin, BLUE, "tn-job-blue")
+    with _as(service, SCOPED_KEY) as scoped:
+        assert scoped.get(f"/api/rag/jobs/{red}").status_code == 200
+        for r in (scoped.get(f"/api/rag/jobs/{blue}"), scoped.post(f"/api/rag/jobs/{blue}/cancel"),
+                  scoped.get(f"/api/rag/jobs/{2**40}")):  # fmt: skip
+            assert r.status_code == 404 and BLUE not in r.text, r.text
+        listed = scoped.get("/api/rag/jobs", params={"limit": 1}).json()["jobs"]
+        assert [job["id"] for job in listed] == [red]
+    r = admin.get("/api/rag/jobs", params={"collection": "a\x00"})
+    assert r.status_code == 400 and r.json()["error"].startswith("collection must match")

@@ -12,7 +12,9 @@ from app.api.deps import authorize, db
 from app.api.openapi import ACCESS, errors
 from app.api.schemas import JobResponse, JobsResponse
 from app.auth import Access, Scope
+from app.errors import NotFound
 from app.jobs.store import cancel_job, job_view, list_jobs
+from app.validation import COLLECTION_PATTERN
 
 router = APIRouter(prefix="/api/rag/jobs", tags=["jobs"])
 
@@ -20,12 +22,11 @@ JobId = Annotated[int, Path(ge=1, le=2**62, description="The job's id.")]
 
 
 async def _visible_job(conn: AsyncConnection, access: Access, job: int) -> dict[str, Any]:
-    """The job, if the caller's key may use its collection (a re-embed: any collection)."""
+    """The job, if the caller's key may use its collection (a re-embed's: an unrestricted
+    key); to any other key it does not exist (its id tells nothing of other tenants)."""
     view = await job_view(conn, job)
-    if view["collection"] is not None:
-        access.collection(view["collection"])
-    elif access.collections is not None:
-        access.shared()
+    if access.collections is not None and view["collection"] not in access.collections:
+        raise NotFound(f"no job {job}", job=job)
     return view
 
 
@@ -38,7 +39,9 @@ async def _visible_job(conn: AsyncConnection, access: Access, job: int) -> dict[
 async def jobs(
     access: Annotated[Access, Depends(authorize(Scope.READ))],
     conn: Annotated[AsyncConnection, Depends(db)],
-    collection: Annotated[str | None, Query(description="Only this collection's.")] = None,
+    collection: Annotated[
+        str | None, Query(pattern=COLLECTION_PATTERN, description="Only this collection's.")
+    ] = None,
     status: Annotated[
         Literal["queued", "running", "done", "failed", "cancelled"] | None,
         Query(description="Only jobs in this state."),
@@ -47,9 +50,7 @@ async def jobs(
 ) -> Any:
     if collection is not None:
         access.collection(collection)
-    found = await list_jobs(conn, collection, status, limit)
-    if access.collections is not None:
-        found = [j for j in found if j["collection"] in access.collections]
+    found = await list_jobs(conn, collection, status, limit, access.collections)
     return {"ok": True, "jobs": found}
 
 
