@@ -280,7 +280,7 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         log.error("database unavailable: %s", type(error).__name__)
         return Unavailable("the database is unavailable; retry shortly", retry_after=2)
     log.error("database error %s: %s", error.sqlstate, message)
-    return InternalError(f"database error {error.sqlstate or type(error).__name__}")
+    return InternalError(f"database error {error.sqlstate}" if error.sqlstate else "database error")
 
 
 def from_database_error(error: Exception) -> RagError:

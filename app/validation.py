@@ -41,9 +41,16 @@ ID_MAX_LENGTH = 512
 METADATA_MAX_DEPTH = 32
 INT64 = 2**63
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
-_ID_UNSAFE = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+_ID_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0, DEL, C1 and surrogates
+_SURROGATE = re.compile(r"[\ud800-\udfff]")  # in a str, always unpaired
 EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
 LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def storable_text(text: str) -> str:
+    """Text read from a file, made storable: NUL dropped, an unpaired surrogate (a PDF's
+    broken character map gives them) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
 
 
 def _storable(value: str) -> str:

@@ -6,9 +6,11 @@ its reason; the others go on."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
@@ -21,8 +23,10 @@ from app.ingest.prepare import PreparedDocument, parse_document, prepare_documen
 from app.ingest.rules import rules_for
 from app.ingest.store import load_spaces, store_documents
 from app.jobs.store import JSON_DOCUMENT, item_bytes
-from app.jobs.worker import RunningJob
+from app.jobs.worker import RunningJob, ends_the_job, failure_message
 from app.spaces import SpaceInfo
+
+log = logging.getLogger("ragsearch")
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,11 @@ async def run_ingest(job: RunningJob) -> None:
         async with job.connect() as conn:
             try:
                 await _run_item(conn, job, item)
-            except RagError as error:
-                await _finish_item(conn, job, item, status="failed", error=error.message)
+            except Exception as failure:
+                if ends_the_job(failure):
+                    raise
+                if not isinstance(failure, RagError | psycopg.Error):
+                    log.exception("job %s: item %s failed", job.id, item.ordinal)
+                message = failure_message(failure)
+                await _finish_item(conn, job, item, status="failed", error=message)
             await job.flush(conn)

@@ -18,7 +18,7 @@ from app.embed.base import JOB, Embedder
 from app.embed.config import EmbedderConfig
 from app.embedders import embedders_of
 from app.ingest.embed import EmbedCounts, embed_texts, input_text
-from app.jobs.worker import RESUMES, JobStopped, RunningJob
+from app.jobs.worker import JobStopped, RunningJob, resumes
 from app.resources.collection_limit import change_partitions
 from app.spaces import SpaceInfo
 
@@ -157,10 +157,10 @@ async def run_reembed(job: RunningJob) -> None:
                                                                   "dims": dims})  # fmt: skip
             await _catch_up(conn, job, embedder)
             await _switch(conn, job, embedder)
-        except RESUMES:
-            raise  # taken again when its lease runs out: it resumes into its shadow
-        except Exception:
-            if not job.lost:  # cancelled or failed: the space stays as it was
+        except Exception as failure:
+            # cancelled or failed: the space stays as it was; a lost connection: the job is
+            # taken again when its lease runs out, and resumes into its shadow
+            if not job.lost and not resumes(failure):
                 await conn.execute(queries("reembed").drop_shadow, {"space": job.space_id})
             raise
         await job.flush(conn)

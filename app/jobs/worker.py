@@ -26,16 +26,13 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.sqlfiles import queries
-from app.errors import RagError, from_database_error
+from app.errors import RagError, connection_lost, from_database_error
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
 
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 IDLE_POLL = 1.0
-# A job stopped by one of these lost its connection (or its machine): it stays running and is
-# taken again when its lease runs out. Any other error fails it.
-RESUMES = (psycopg.OperationalError, OSError)
 REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
 
 
@@ -90,11 +87,26 @@ class RunningJob:
 Handler = Callable[[RunningJob], Awaitable[None]]
 
 
-def _reported(failure: Exception) -> str:
-    """What a job's reader is told of an error nobody foresaw (the log has the rest)."""
+def failure_message(failure: Exception) -> str:
+    """What a job's reader is told of an error (the log has the rest)."""
+    if isinstance(failure, RagError):
+        return failure.message
     if isinstance(failure, psycopg.Error):
         return from_database_error(failure).message
-    return "an unexpected error stopped the job (the service log has it)"
+    return "an unexpected error (the service log has it)"
+
+
+def resumes(failure: Exception) -> bool:
+    """A lost connection (or machine): the job stays running and is taken again when its
+    lease runs out. Any other error fails it (or, in an ingest, one item)."""
+    if isinstance(failure, psycopg.Error):
+        return connection_lost(failure)
+    return isinstance(failure, OSError)
+
+
+def ends_the_job(failure: Exception) -> bool:
+    """A stop (cancelled, or another worker holds the job) or a lost connection."""
+    return isinstance(failure, JobStopped) or resumes(failure)
 
 
 async def _set_within(event: asyncio.Event, seconds: float) -> bool:
@@ -180,14 +192,14 @@ class JobWorkers:
             await self.handlers[job.kind](job)
         except JobStopped:
             status = "cancelled"
-        except RESUMES as failure:
-            log.warning("job %s stopped (%s); it resumes when its lease runs out", job.id, failure)
-            return
-        except RagError as failure:
-            status, error = "failed", failure.message
         except Exception as failure:
-            log.exception("job %s failed", job.id)
-            status, error = "failed", _reported(failure)
+            if resumes(failure):
+                log.warning("job %s stopped (%s); it resumes when its lease runs out",
+                            job.id, failure)  # fmt: skip
+                return
+            if not isinstance(failure, RagError):
+                log.exception("job %s failed", job.id)
+            status, error = "failed", failure_message(failure)
         finally:
             finished.set()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):

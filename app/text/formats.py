@@ -10,6 +10,7 @@ from app.text.html import parse_html
 from app.text.markdown import parse_markdown
 from app.text.pdf import parse_pdf
 from app.text.plain import parse_code, parse_plain, parse_rst
+from app.validation import storable_text
 
 PLAIN, MARKDOWN, HTML, RST, CODE, PDF = (
     "text/plain", "text/markdown", "text/html", "text/x-rst", "text/x-code", "application/pdf",
@@ -78,17 +79,17 @@ def text_type(value: str | None) -> str:
 
 def decoded(data: bytes, name: str) -> str:
     """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM,
-    else Latin-1 (every byte is a character); NUL characters are dropped."""
+    else Latin-1 (every byte is a character); NUL dropped (storable_text)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16").replace("\x00", "")
+            return storable_text(data.decode("utf-16"))
         except UnicodeDecodeError:
             raise BadRequest(f"{name}: not valid UTF-16 text", field="file") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return text.replace("\x00", "")
+    return storable_text(text)
 
 
 def parse_text(text: str, content_type: str, max_chars: int, max_html_depth: int) -> Parsed:

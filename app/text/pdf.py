@@ -9,6 +9,7 @@ import logging
 
 from app.errors import BadRequest
 from app.text.blocks import Block, Parsed, paragraphs
+from app.validation import storable_text
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings are the file's, not ours
 
@@ -24,7 +25,7 @@ def parse_pdf(data: bytes, max_chars: int) -> Parsed:
         pages: list[str] = []
         size = 0
         for page in reader.pages:
-            text = (page.extract_text() or "").replace("\x00", "")
+            text = storable_text(page.extract_text() or "")
             size += len(text) + 2
             if size > max_chars:
                 raise BadRequest(
@@ -33,7 +34,7 @@ def parse_pdf(data: bytes, max_chars: int) -> Parsed:
                 )  # fmt: skip
             pages.append(text)
         info = reader.metadata
-        title = str(info.get("/Title") or "").strip() if info is not None else ""
+        title = storable_text(str(info.get("/Title") or "")).strip() if info is not None else ""
     except (PyPdfError, ValueError, KeyError, TypeError, OSError, RecursionError) as error:
         raise BadRequest(f"the PDF cannot be read: {error or type(error).__name__}",
                          field="file") from None  # fmt: skip

@@ -253,3 +253,11 @@ def test_a_src_past_its_index_is_refused_by_name(client, run_id, src, status):
         assert client.get(f"/api/rag/documents/{run_id}-src").status_code == 404
     else:
         assert client.get(f"/api/rag/documents/{run_id}-src").json()["src"] == src
+
+
+@pytest.mark.parametrize("control", ["\x85", "\x9b", "\x7f"])
+def test_an_id_with_a_c1_control_is_refused(client, run_id, control):
+    """NEL (U+0085) ends a line in some logs and terminals; CSI (U+009B) starts an escape."""
+    doc = {"doc_id": f"{run_id}{control}x", "chunks": [{"chunk": "x", "embedding": VECTOR}]}
+    r = client.post("/api/rag/documents", json=doc)
+    assert r.status_code == 400 and r.json()["error"].startswith("doc_id must not contain control")

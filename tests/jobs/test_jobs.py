@@ -235,3 +235,23 @@ def test_deeply_nested_html_is_refused(client, run_id):
         json={"doc_id": f"{run_id}-deep", "text": html, "content_type": "text/html"},
     )
     assert r.status_code == 400 and "deeper than 512" in r.json()["error"]
+
+
+@pytest.mark.parametrize("run_as_job", [False, True])
+def test_a_pdf_whose_character_map_gives_surrogates_is_stored(client, run_id, run_as_job):
+    """A font's ToUnicode map that sends a code to a lone surrogate, and a NUL in the title:
+    the page reads with U+FFFD there. Before, the upload answered 500 (the tokenizer's
+    TypeError), and as a job that file failed the whole job, the files after it cancelled."""
+    broken = pdf_with_pages([["ABAB hello"]], title="Broken\x00 map",
+                            to_unicode={"41": "D800"})  # fmt: skip
+    files = _files(("broken.pdf", broken), ("after.md", b"# After\n\nStill stored.\n"))
+    options = {"options": f'{{"doc_id_prefix": "{run_id}/"}}'}
+    r = client.post("/api/rag/documents/upload", files=files, data=options,
+                    params={"async": str(run_as_job).lower()})  # fmt: skip
+    assert r.status_code == (202 if run_as_job else 200), r.text
+    if run_as_job:
+        job = wait_for(client, r.headers["location"])
+        assert job["status"] == "done" and job["progress"]["items"]["failed"] == 0, job
+    doc = client.get(f"/api/rag/documents/{run_id}/broken.pdf").json()
+    assert doc["title"] == "Broken map" and doc["chunks"][0]["chunk"] == "\ufffdB\ufffdB hello"
+    assert client.get(f"/api/rag/documents/{run_id}/after.md").status_code == 200
