@@ -4,9 +4,11 @@ vectors are (app/ingest/store.py).
 
 A chunk is embedded as its space's document prefix, its document's title and heading
 path on a line (``include_title``), then its text. Vectors are kept in
-rag.embedding_cache by the embedder's identity and the hash of that exact text, as soon
-as each batch is made: text embedded once is never embedded again, by a re-sent document,
-another document, or a job resumed after a crash.
+rag.embedding_cache by the embedder's identity and the hash of the collection's id with
+that exact text, as soon as each batch is made: text embedded once is never embedded again
+in that collection, by a re-sent document, another document, or a job resumed after a
+crash. A collection's cache is its own: a hit on another tenant's text would tell its
+sender (by the ``cached`` count, or the time) that this exact text is stored there.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from app.embed.base import REQUEST, Embedder, Patience
 from app.embed.config import EmbedderConfig
 from app.embedders import embedders_of
 from app.ingest.prepare import ROW, PreparedChunk, PreparedDocument
+from app.parts import find_collection
 from app.settings import Settings
 from app.spaces import SpaceInfo
 from app.vectors import SpaceValue, cache_columns, cached_value
@@ -59,6 +62,11 @@ def wanting(docs: Sequence[PreparedDocument], space: str) -> list[PreparedChunk]
     return [chunk for doc in docs for chunk in doc.chunks if space not in chunk.vectors]
 
 
+def cache_hash(collection: int, text: str) -> bytes:
+    """A text's key in the cache: the collection's id (never reused) and the text."""
+    return hashlib.sha256(b"%d\x00" % collection + text.encode()).digest()
+
+
 async def _cached(
     conn: AsyncConnection, key: str | None, hashes: list[bytes]
 ) -> dict[bytes, SpaceValue | None]:
@@ -84,32 +92,37 @@ async def _remember(
 
 
 async def embed_texts(
-    conn: AsyncConnection, embedder: Embedder, texts: list[str], patience: Patience,
-    progress: Progress | None,
+    conn: AsyncConnection, embedder: Embedder, texts: Sequence[tuple[int, str]],
+    patience: Patience, progress: Progress | None,
 ) -> list[SpaceValue | None]:  # fmt: skip
-    """Each text's value: from the cache, else made in batches (kept in the cache as each
-    batch is made); the same text is embedded once."""
+    """Each (collection id, text)'s value: from that collection's cache, else made in
+    batches (kept in the cache as each batch is made); the same text is sent once."""
     config, key = embedder.config, embedder.cache_key
-    hashes = [hashlib.sha256(text.encode()).digest() for text in texts]
+    hashes = [cache_hash(collection, text) for collection, text in texts]
     found = await _cached(conn, key, sorted(set(hashes)))
     cached = sum(h in found for h in hashes)
     if progress and cached:
         progress(EmbedCounts(cached=cached))
-    todo = list({h: t for h, t in zip(hashes, texts, strict=True) if h not in found}.items())
+    missing: dict[str, list[bytes]] = {}  # each text to embed, with its collections' keys
+    for h, (_, text) in zip(hashes, texts, strict=True):
+        if h not in found and h not in missing.setdefault(text, []):
+            missing[text].append(h)
+    todo = list(missing.items())
     step = config.batch_size * config.concurrency
     for offset in range(0, len(todo), step):
         batch = todo[offset : offset + step]
-        values = await embedder.encode([text for _, text in batch], patience)
-        await _remember(conn, key, [h for h, _ in batch], values)
-        found.update(zip((h for h, _ in batch), values, strict=True))
+        values = await embedder.encode([text for text, _ in batch], patience)
+        keyed = [(h, value) for (_, keys), value in zip(batch, values, strict=True) for h in keys]
+        await _remember(conn, key, [h for h, _ in keyed], [value for _, value in keyed])
+        found.update(keyed)
         if progress and key is not None:  # bm25 weights are read off the text: no model call
             progress(EmbedCounts(embedded=len(batch)))
     return [found[h] for h in hashes]
 
 
 async def _embed_space(
-    conn: AsyncConnection, embedder: Embedder, chunks: list[PreparedChunk], patience: Patience,
-    progress: Progress | None,
+    conn: AsyncConnection, embedder: Embedder, chunks: list[tuple[int, PreparedChunk]],
+    patience: Patience, progress: Progress | None,
 ) -> EmbedCounts:  # fmt: skip
     counts = EmbedCounts()
 
@@ -118,12 +131,18 @@ async def _embed_space(
         if progress:
             progress(step)
 
-    texts = [embedding_input(embedder.config, chunk) for chunk in chunks]
+    texts = [(collection, embedding_input(embedder.config, chunk)) for collection, chunk in chunks]
     values = await embed_texts(conn, embedder, texts, patience, counted)
-    for chunk, value in zip(chunks, values, strict=True):
+    for (_, chunk), value in zip(chunks, values, strict=True):
         if value is not None:  # None: nothing of the text fits the space (no term)
             chunk.vectors[embedder.space] = value
     return counts
+
+
+async def _collection_ids(conn: AsyncConnection, docs: Sequence[PreparedDocument]) -> list[int]:
+    """Each document's collection's id (a split collection's own, not its part's)."""
+    ids = {name: (await find_collection(conn, name)).id for name in {d.collection for d in docs}}
+    return [ids[doc.collection] for doc in docs]
 
 
 async def fill_vectors(
@@ -134,10 +153,15 @@ async def fill_vectors(
     but the cache; an embedder's failure raises before the documents are)."""
     counts = EmbedCounts()
     embedders = embedders_of(settings)
+    collections: list[int] | None = None
     for space in spaces.values():
         embedder = embedders.for_space(space)
-        chunks = wanting(docs, space.name) if embedder else []
-        if embedder is not None and chunks:
+        if embedder is None:
+            continue
+        collections = collections or await _collection_ids(conn, docs)
+        chunks = [(collection, chunk) for collection, doc in zip(collections, docs, strict=True)
+                  for chunk in wanting([doc], space.name)]  # fmt: skip
+        if chunks:
             counts.add(await _embed_space(conn, embedder, chunks, patience, progress))
     return counts
 

@@ -48,7 +48,8 @@ async def _store(
 ) -> None:
     """Embed these chunks (the cache first) and copy their vectors into the shadow."""
     config = embedder.config
-    texts = [input_text(config, r["title"], r["heading_path"], r["chunk"]) for r in rows]
+    texts = [(r["scope"], input_text(config, r["title"], r["heading_path"], r["chunk"]))
+             for r in rows]  # fmt: skip
 
     def progress(counts: EmbedCounts) -> None:
         job.check()

@@ -33,8 +33,11 @@ SELECT min(id) FROM rag.collections WHERE id > %(after)s;
 
 -- name: chunks_after
 -- The collection's next chunks to embed, in chunk order, after the last one done.
-SELECT id, collection_id, chunk, title, heading_path FROM rag.chunks
-WHERE collection_id = %(collection)s AND id > %(after)s ORDER BY id LIMIT %(limit)s;
+-- (scope: the collection whose embedding cache is read, a split collection's for a part)
+SELECT c.id, c.collection_id, coalesce(k.part_of, k.id) AS scope, c.chunk, c.title,
+       c.heading_path
+FROM rag.chunks c JOIN rag.collections k ON k.id = c.collection_id
+WHERE c.collection_id = %(collection)s AND c.id > %(after)s ORDER BY c.id LIMIT %(limit)s;
 
 -- name: shadow_last
 -- Where a resumed fill starts: its last collection and the last chunk it stored there.
@@ -44,7 +47,9 @@ GROUP BY collection_id;
 
 -- name: chunks_missing
 -- Chunks the shadow has no vector for (stored while the job ran).
-SELECT c.id, c.collection_id, c.chunk, c.title, c.heading_path FROM rag.chunks c
+SELECT c.id, c.collection_id, coalesce(k.part_of, k.id) AS scope, c.chunk, c.title,
+       c.heading_path
+FROM rag.chunks c JOIN rag.collections k ON k.id = c.collection_id
 WHERE NOT EXISTS (SELECT 1 FROM {table} s
                   WHERE s.chunk_pk = c.id AND s.collection_id = c.collection_id)
 ORDER BY c.id LIMIT %(limit)s;

@@ -70,6 +70,22 @@ def test_resending_unchanged_text_embeds_nothing(client, run_id):
     assert changed.json()["embedded"] == 1  # only the chunk whose text changed
 
 
+def test_a_collections_cache_is_its_own(client, run_id):
+    """Another tenant storing the same text embeds it again: before, its answer said
+    `cached: 1`, telling it that this exact text was stored elsewhere. Its own text
+    stored again is still found in its cache."""
+    secret = {"chunks": [{"chunk": f"{run_id}: the merger closes on 2027-03-01."}]}
+    tenants = [f"{run_id}-a", f"{run_id}-b"]
+    for tenant in tenants:
+        assert client.post("/api/rag/collections", json={"name": tenant}).status_code == 201
+    first = _post(client, {**secret, "doc_id": "plan", "collection": tenants[0]}).json()
+    guess = _post(client, {**secret, "doc_id": "guess", "collection": tenants[1]}).json()
+    again = _post(client, {**secret, "doc_id": "copy", "collection": tenants[0]}).json()
+    assert (first["embedded"], first["cached"]) == (1, 0)
+    assert (guess["embedded"], guess["cached"]) == (1, 0)
+    assert (again["embedded"], again["cached"]) == (0, 1)
+
+
 def test_chunks_without_vectors_are_embedded(client, run_id):
     body = {"doc_id": f"{run_id}-plain", "title": "Notes",
             "chunks": [{"chunk": "Bananas are rich in potassium."},
