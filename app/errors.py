@@ -183,6 +183,9 @@ KIND_OF_STATUS = {
 }
 
 
+UNEXPECTED = "an unexpected error; the service log has it"
+
+
 class InternalError(RagError):
     """An unexpected failure, reported without secrets or a stack trace."""
 
@@ -292,4 +295,4 @@ def from_database_error(error: Exception) -> RagError:
     if isinstance(error, psycopg.Error):
         return _from_psycopg(error)
     log.exception("unexpected error", exc_info=error)
-    return InternalError(type(error).__name__)
+    return InternalError(UNEXPECTED)

@@ -31,7 +31,7 @@ from app.db.statistics import StatisticsKeeper
 from app.db.supervisor import DatabaseSupervisor
 from app.demo import load_demo
 from app.embedders import embedders_of, warm_up
-from app.errors import BadRequest, InternalError, RagError
+from app.errors import UNEXPECTED, BadRequest, InternalError, RagError
 from app.jobs.handlers import JOB_HANDLERS
 from app.jobs.worker import JobWorkers
 from app.observe.logs import configure_logging
@@ -117,7 +117,7 @@ def register_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(_: Request, error: Exception) -> Response:
         log.exception("unhandled error", exc_info=error)
-        return error_response(InternalError(type(error).__name__))
+        return error_response(InternalError(UNEXPECTED))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

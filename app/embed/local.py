@@ -36,22 +36,40 @@ def library_installed() -> bool:
     return all(importlib.util.find_spec(name) for name in MODEL_LIBRARIES)
 
 
-def model_source(config: EmbedderConfig) -> str:
-    """The folder of the model's files (looked up without importing the model)."""
-    if config.path is not None:
-        try:
-            found = Path(config.path).is_dir()
-        except (OSError, ValueError):
-            found = False
-        if not found:
-            raise BadRequest(f"embedder.path: no folder {config.path!r} on the server",
-                             field="embedder.path")  # fmt: skip
-        return config.path
-    package = config.package or DEFAULT_PACKAGE
-    if importlib.util.find_spec(package) is None:
+MODEL_FILE = "config.json"  # in every model folder sentence-transformers or a tokenizer reads
+
+
+def _package_folder(package: str) -> str:
+    """The folder a model package's ``get_model_path()`` gives (400 when the name is no
+    installed package, or not one that ships a model)."""
+    try:
+        found = importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):  # a parent package missing
+        found = False
+    if not found:
         raise BadRequest(f"embedder.package: {package!r} is not installed on the server",
                          field="embedder.package")  # fmt: skip
-    return str(importlib.import_module(package).get_model_path())
+    try:
+        return str(importlib.import_module(package).get_model_path())
+    except Exception:  # no get_model_path(), or one that fails: not a model package
+        raise BadRequest(f"embedder.package: {package!r} ships no model (a module with "
+                         "get_model_path())", field="embedder.package") from None  # fmt: skip
+
+
+def model_source(config: EmbedderConfig) -> str:
+    """The folder of the model's files (looked up without importing the model); 400 when
+    it is no model's folder."""
+    field = "embedder.path" if config.path is not None else "embedder.package"
+    folder = config.path if config.path is not None else _package_folder(
+        config.package or DEFAULT_PACKAGE)  # fmt: skip
+    try:
+        is_model = (Path(folder) / MODEL_FILE).is_file()
+    except (OSError, ValueError):
+        is_model = False
+    if not is_model:
+        raise BadRequest(f"{field}: no model folder {folder!r} on the server (a folder "
+                         f"with the model's {MODEL_FILE})", field=field)  # fmt: skip
+    return folder
 
 
 def check_local(config: EmbedderConfig) -> None:

@@ -26,7 +26,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.sqlfiles import queries
-from app.errors import RagError, connection_lost, from_database_error
+from app.errors import UNEXPECTED, RagError, connection_lost, from_database_error
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
@@ -93,7 +93,7 @@ def failure_message(failure: Exception) -> str:
         return failure.message
     if isinstance(failure, psycopg.Error):
         return from_database_error(failure).message
-    return "an unexpected error (the service log has it)"
+    return UNEXPECTED
 
 
 def resumes(failure: Exception) -> bool:

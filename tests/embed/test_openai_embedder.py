@@ -139,13 +139,25 @@ def test_a_vector_of_another_model_is_refused(client, spaces, run_id):
      ({"kind": "openai", "model": "m"}, "needs url and model"),
      ({"kind": "openai", "url": "http://user:pw@127.0.0.1/v1", "model": "m"}, "credentials"),
      ({"kind": "local", "package": "no_such_model_package"}, "is not installed"),
+     ({"kind": "local", "package": "no_such.sub"}, "is not installed"),
+     ({"kind": "local", "package": "json"}, "'json' ships no model"),
+     ({"kind": "local", "path": "/etc"}, "no model folder '/etc'"),
      ({"kind": "local"}, "makes 384-dimension vectors; the space has 16"),
      ({"kind": "local", "url": "http://x"}, "only for kind openai")],
-    ids=["unknown key", "no url", "credentials in url", "missing package", "wrong dims",
-         "stray field"],
+    ids=["unknown key", "no url", "credentials in url", "missing package", "missing parent",
+         "not a model package", "not a model folder", "wrong dims", "stray field"],
 )  # fmt: skip
 def test_an_embedder_the_server_cannot_run_is_refused(client, embedder, words):
     r = client.post("/api/rag/spaces", json={"name": "refused", "dims": 16, "embedder": embedder})
     assert r.status_code == 400, r.text
     assert words in r.json()["error"]
     assert "refused" not in [s["name"] for s in client.get("/api/rag/spaces").json()["spaces"]]
+
+
+def test_a_term_weights_embedder_needs_a_tokenizers_folder(client):
+    """Before, any folder was taken (say /etc), and then every document stored, in every
+    collection, answered 500: the split read the tokenizer from it."""
+    body = {"name": "refused_terms", "kind": "sparse", "dims": 30522,
+            "embedder": {"kind": "bm25", "path": "/etc"}}  # fmt: skip
+    r = client.post("/api/rag/spaces", json=body)
+    assert r.status_code == 400 and "no model folder '/etc'" in r.json()["error"], r.text

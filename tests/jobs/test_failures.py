@@ -27,6 +27,6 @@ def test_a_failure_is_told_in_words_never_by_a_class_name():
         "src must be at most 2,000 bytes"
     )
     unforeseen = failure_message(TypeError("TextInputSequence must be str"))
-    assert unforeseen == "an unexpected error (the service log has it)"
+    assert unforeseen == "an unexpected error; the service log has it"
     told = failure_message(psycopg.errors.CheckViolation())
     assert told == "a value breaks a rule of the stored data"
