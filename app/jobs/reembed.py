@@ -61,7 +61,7 @@ async def _store(
         copy.set_types(["int4", "int8", "vector"])
         for row, vector in zip(rows, vectors, strict=True):
             await copy.write_row((row["collection_id"], row["id"], np.asarray(vector)))
-    job.count(total=len(rows))
+    job.count(total=len(rows), stored=len(rows))
 
 
 async def _next_collection(conn: AsyncConnection, after: int) -> int | None:

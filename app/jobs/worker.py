@@ -36,6 +36,11 @@ IDLE_POLL = 1.0
 REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
 
 
+# chunks read, embedded, found in the cache and stored since the last flush (an ingest's
+# stored chunks are counted with each item it finishes)
+NO_PROGRESS = {"total": 0, "embedded": 0, "cached": 0, "stored": 0}
+
+
 class JobStopped(Exception):
     """The job was cancelled, or another worker holds it now."""
 
@@ -53,9 +58,7 @@ class RunningJob:
     connect: Connect
     cancelled: bool = False
     lost: bool = False
-    pending: dict[str, int] = field(
-        default_factory=lambda: {"total": 0, "embedded": 0, "cached": 0}
-    )
+    pending: dict[str, int] = field(default_factory=lambda: dict(NO_PROGRESS))
 
     def check(self) -> None:
         """Raise JobStopped when the job should stop."""
@@ -74,7 +77,7 @@ class RunningJob:
             self.pending[name] += value
 
     async def flush(self, conn: AsyncConnection) -> None:
-        deltas, self.pending = self.pending, {"total": 0, "embedded": 0, "cached": 0}
+        deltas, self.pending = self.pending, dict(NO_PROGRESS)
         if not any(deltas.values()):
             return
         try:

@@ -53,7 +53,8 @@ WHERE id = %(job)s AND EXISTS (SELECT 1 FROM item);
 -- name: add_progress
 UPDATE rag.jobs
 SET chunks_total = chunks_total + %(total)s, chunks_embedded = chunks_embedded + %(embedded)s,
-    chunks_cached = chunks_cached + %(cached)s, updated_at = now()
+    chunks_cached = chunks_cached + %(cached)s, chunks_stored = chunks_stored + %(stored)s,
+    updated_at = now()
 WHERE id = %(job)s;
 
 -- name: finish_job

@@ -255,3 +255,23 @@ def test_a_pdf_whose_character_map_gives_surrogates_is_stored(client, run_id, ru
     doc = client.get(f"/api/rag/documents/{run_id}/broken.pdf").json()
     assert doc["title"] == "Broken map" and doc["chunks"][0]["chunk"] == "\ufffdB\ufffdB hello"
     assert client.get(f"/api/rag/documents/{run_id}/after.md").status_code == 200
+
+
+def test_an_upload_to_no_collection_is_a_404(client, run_id):
+    """Before, 200 with each file failed (404) inside: a 404 like a search's and a
+    document's."""
+    files = _files(("guide.md", b"# Guide\n\nText.\n"))
+    r = client.post("/api/rag/documents/upload", files=files, params={"collection": "nope"})
+    assert r.status_code == 404 and "no collection named 'nope'" in r.json()["error"], r.text
+
+
+def test_upload_options_are_read_as_a_json_body_is(client, run_id):
+    """An integer past 64 bits in the options' metadata is refused by name, as in a JSON
+    document (before, it was stored as a float: 1.2345678901234568e+29)."""
+    options = (
+        f'{{"doc_id_prefix": "{run_id}/", "metadata": {{"a": 123456789012345678901234567890}}}}'
+    )
+    r = client.post("/api/rag/documents/upload", files=_files(("n.md", b"# N\n\nText.\n")),
+                    data={"options": options})  # fmt: skip
+    assert r.status_code == 400 and "64 bits" in r.json()["error"], r.text
+    assert client.get(f"/api/rag/documents/{run_id}/n.md").status_code == 404

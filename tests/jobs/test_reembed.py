@@ -80,6 +80,8 @@ def test_searches_switch_to_the_new_vectors_when_they_are_complete(client, serve
     b.post("/release")
     job = _wait(client, location)
     assert job["status"] == "done" and job["kind"] == "reembed" and job["space"] == name
+    chunks = job["progress"]["chunks"]
+    assert chunks["stored"] == chunks["total"] == 11  # (stored was 0)
     moved = _space(client, name)
     assert moved["dims"] == 16 and moved["embedder"]["model"] == "hash-16"
     assert moved["model"] == "hash-16"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Depends, Request
+from pydantic_core import from_json
 from starlette.datastructures import UploadFile
 
 from app.api.deps import Lease, authorize, get_settings, writes
@@ -19,6 +19,7 @@ from app.auth import Access, Scope
 from app.errors import BadRequest
 from app.ingest.files import FileDefaults
 from app.jobs.store import NewItem
+from app.parts import find_collection
 from app.resources.jobs import queue_ingest
 from app.resources.uploads import read_files, store_files
 from app.settings import Settings
@@ -56,9 +57,9 @@ def _defaults(form_value: Any, collection: str) -> FileDefaults:
     if not isinstance(form_value, str):
         raise BadRequest("options must be a JSON object (a form field, not a file)",
                          field="options")  # fmt: skip
-    try:
-        given = orjson.loads(form_value)
-    except orjson.JSONDecodeError:
+    try:  # parsed as a JSON body is: an integer past 64 bits is kept, to be refused by name
+        given = from_json(form_value)
+    except ValueError:
         raise BadRequest("options must be a JSON object", field="options") from None
     if not isinstance(given, dict):
         raise BadRequest("options must be a JSON object", field="options")
@@ -97,6 +98,7 @@ async def upload_files(
         files = entries(uploads, settings)
         total = sum(entry.size for entry in files)
         async with lease.connection(access, collection) as conn:
+            await find_collection(conn, collection)  # unknown: the upload's 404, not each file's
             read = None
             if not run_async and total <= settings.sync_max_bytes:
                 read = await read_files(conn, files, defaults, settings)
