@@ -21,7 +21,7 @@ from app.api.examples import request_examples
 from app.api.guard import HeaderGuard
 from app.api.openapi import install_openapi
 from app.api.pages import install_pages
-from app.api.params import PARAMETER_RULES
+from app.api.params import parameter_rule
 from app.api.responses import ORJSONResponse, error_response
 from app.api.routes import routers
 from app.api.shares import Shares
@@ -101,7 +101,7 @@ def register_error_handlers(app: FastAPI) -> None:
         first = error.errors()[0]
         loc = tuple(first.get("loc", ()))
         name = str(loc[-1]) if loc else "request"
-        rule = PARAMETER_RULES.get(name)
+        rule = parameter_rule(name, first.get("ctx", {}).get("pattern"))
         message = rule or f"{field_path(loc[1:]) or name}: {first.get('msg', 'invalid')}"
         return error_response(BadRequest(message))
 

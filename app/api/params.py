@@ -44,3 +44,11 @@ PARAMETER_RULES = {
     "include_embeddings": "include_embeddings must be true or false",
     "async": "async must be true or false",
 }
+
+
+def parameter_rule(name: str, pattern: str | None) -> str | None:
+    """What a bad parameter's 400 says: by its name, or for a collection's name (the
+    collections' routes call it ``name``) by its pattern."""
+    if pattern == COLLECTION_PATTERN:
+        return PARAMETER_RULES["collection"].replace("collection", name, 1)
+    return PARAMETER_RULES.get(name)

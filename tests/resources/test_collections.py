@@ -208,6 +208,9 @@ def test_the_default_collection_cannot_be_deleted_and_names_are_checked(client):
     assert r.status_code == 400 and "name" in r.json()["error"]
     r = client.post("/api/rag/collections", json={"name": RED})
     assert r.status_code == 409
+    for bad in (client.get("/api/rag/collections/a%00"), client.delete("/api/rag/collections/A")):
+        # (before: the pattern of a space's or profile's name)
+        assert bad.json() == {"error": "name must match ^[a-z0-9][a-z0-9_-]{0,62}$"}
 
 
 def _as(service: ServiceProcess, key: str) -> httpx.Client:
