@@ -196,6 +196,10 @@ def prepare_document(
             f"chunks: at most {rules.max_chunks} chunks per request (got {len(doc.chunks)})",
             field="chunks",
         )
+    if source is None and doc.text is None and "chunks" not in doc.model_fields_set:
+        # (storing replaces the document's chunks: a body that forgot both would empty it)
+        raise BadRequest("a document needs chunks (an empty list stores it without any) "
+                         "or text", field="chunks")  # fmt: skip
     chunks, positions = doc.chunks, None
     content_type = source_type
     if doc.text is not None or source is not None:

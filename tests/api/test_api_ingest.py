@@ -190,6 +190,7 @@ def test_too_many_chunks_per_request(client, run_id):
     [
         ({"chunks": []}, "doc_id"),
         ({"doc_id": "", "chunks": []}, "doc_id must be a non-empty string"),
+        ({"doc_id": "x"}, "a document needs chunks (an empty list stores it without any) or text"),
         ({"doc_id": "x", "chunks": [{"chunk": "a", "volume": -1}]}, "chunks[0].volume"),
         ({"doc_id": "x", "chunks": [{"chunk": "a", "signal": 2}]}, "chunks[0].signal"),
         ({"doc_id": "x", "chunks": [{"chunk": "a", "created_at": "soon"}]}, "chunks[0].created_at"),
@@ -414,3 +415,17 @@ def test_a_new_space_indexes_with_the_graph_settings_that_hold_recall(client, ru
     client.delete(f"/api/rag/spaces/{name}")
     assert created.json()["space"]["index"] == {"m": 16, "ef_construction": 200}
     assert listed[name]["index"] == {"m": 16, "ef_construction": 200}
+
+
+def test_a_body_without_chunks_or_text_leaves_the_document_whole(client, run_id):
+    """Storing replaces a document's chunks: before, a body that forgot both emptied it."""
+    doc_id = f"{run_id}-kept"
+    stored = {"doc_id": doc_id, "chunks": [{"chunk": "kept"}]}
+    assert client.post("/api/rag/documents", json=stored).status_code == 200
+    r = client.post("/api/rag/documents", json={"doc_id": doc_id, "title": "forgot"})
+    assert r.status_code == 400 and r.json()["field"] == "chunks"
+    assert [c["chunk"] for c in client.get(f"/api/rag/documents/{doc_id}").json()["chunks"]] == [
+        "kept"
+    ]
+    emptied = client.post("/api/rag/documents", json={"doc_id": doc_id, "chunks": []})
+    assert emptied.status_code == 200 and emptied.json()["replaced_chunks"] == 1
