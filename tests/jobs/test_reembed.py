@@ -55,6 +55,20 @@ def _space(client: httpx.Client, name: str) -> dict:
     return next(s for s in client.get("/api/rag/spaces").json()["spaces"] if s["name"] == name)
 
 
+def _space_with_three_documents(
+    client: httpx.Client, control: httpx.Client, url: str, name: str, prefix: str
+) -> None:
+    """A space of 8 dimensions embedded by ``url``, three documents (``prefix`` 0..2), and
+    the next call to the new embedder held."""
+    space = {"name": name, "dims": 8, "embedder": _embedder(url, "hash-8")}
+    assert client.post("/api/rag/spaces", json=space).status_code == 201
+    for n in range(3):
+        doc = {"doc_id": f"{prefix}{n}", "text": f"{prefix} a document to keep, {n}."}
+        assert client.post("/api/rag/documents", json=doc).status_code == 200
+    control.post("/reset")
+    control.post("/faults", json=["hold"])
+
+
 def test_searches_switch_to_the_new_vectors_when_they_are_complete(client, servers, run_id):
     b, old, new = servers
     name = f"m{run_id[1:]}"
@@ -98,13 +112,7 @@ def test_searches_switch_to_the_new_vectors_when_they_are_complete(client, serve
 def test_a_cancelled_reembed_leaves_the_space_as_it_was(client, servers, run_id):
     b, old, new = servers
     name = f"c{run_id[1:]}"
-    space = {"name": name, "dims": 8, "embedder": _embedder(old, "hash-8")}
-    assert client.post("/api/rag/spaces", json=space).status_code == 201
-    for n in range(3):
-        doc = {"doc_id": f"{run_id}-c{n}", "text": f"{run_id} a document to keep, {n}."}
-        assert client.post("/api/rag/documents", json=doc).status_code == 200
-    b.post("/reset")
-    b.post("/faults", json=["hold"])
+    _space_with_three_documents(client, b, old, name, f"{run_id}-c")
     r = client.post(f"/api/rag/spaces/{name}/reembed",  # a model nothing was embedded by
                     json={"embedder": _embedder(new, "hash-16b"), "dims": 16})  # fmt: skip
     _held(b, client, r.headers["location"])
@@ -201,13 +209,7 @@ def test_a_reembed_the_database_refuses_fails_and_leaves_the_space_as_it_was(
     b, old, new = servers
     with service_and_database(pg, SERVICE_ENV) as (service, url), \
             httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
-        space = {"name": "refused", "dims": 8, "embedder": _embedder(old, "hash-8")}
-        assert client.post("/api/rag/spaces", json=space).status_code == 201
-        for n in range(3):
-            doc = {"doc_id": f"{run_id}-r{n}", "text": f"{run_id} a document to keep, {n}."}
-            assert client.post("/api/rag/documents", json=doc).status_code == 200
-        b.post("/reset")
-        b.post("/faults", json=["hold"])
+        _space_with_three_documents(client, b, old, "refused", f"{run_id}-r")
         body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
         r = client.post("/api/rag/spaces/refused/reembed", json=body)
         assert r.status_code == 202, r.text
