@@ -28,7 +28,7 @@ def request_examples(settings: Settings) -> dict[tuple[str, str], Any]:
                 {"embedding": vector, "k": 3, "profile": "balanced", "explain": True},
             ),
             hybrid=(
-                "Keywords and vector, blend chosen by the query's class",
+                "Keywords and vector, blended by what a first ranking of each shows",
                 {
                     "query": "parse JSON text with `json.loads`",
                     "embedding": vector,

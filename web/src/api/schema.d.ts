@@ -938,7 +938,7 @@ export interface components {
             };
             /**
              * Src
-             * @description Source URL or file path.
+             * @description Source URL or file path: at most 2,000 bytes in UTF-8.
              * @default
              */
             src?: string;
