@@ -116,6 +116,11 @@ class Unavailable(RagError):
         self.retry_after = retry_after
 
 
+class ConnectionLost(Unavailable):
+    """The database connection broke under the request, or the database is down: a job
+    stopped by it is taken again when its lease runs out."""
+
+
 class BadGateway(RagError):
     """An upstream service (an embedder) answered what cannot be used: an error, vectors
     of the wrong dimensions, NaN. Nothing was stored."""
@@ -237,7 +242,17 @@ def connection_lost(error: psycopg.Error) -> bool:
     if unreachable_worker(error) is not None:
         return False
     state = error.sqlstate
-    return state is None or state.startswith(("08", "57P"))
+    if state is None:  # the driver's own: only its OperationalError is a broken connection
+        return isinstance(error, psycopg.OperationalError)
+    return state.startswith(("08", "57P"))
+
+
+def passing(error: psycopg.Error) -> bool:
+    """A failure that passes with time: a write collision (class 40), a server short of a
+    resource (53, a full lock table), a lock or a statement that waited too long (55P03,
+    57014)."""
+    state = error.sqlstate or ""
+    return state.startswith(("40", "53")) or state in ("55P03", "57014")
 
 
 def _lock_table_full(error: psycopg.Error) -> bool:

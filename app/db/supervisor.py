@@ -32,7 +32,7 @@ from app.db.pool import CONNECT_TIMEOUT_S, create_pool, warm_up_allowance_s
 from app.db.runtime import DatabaseRuntime
 from app.db.sqlfiles import queries
 from app.errors import (
-    Unavailable,
+    ConnectionLost,
     connection_lost,
     from_database_error,
 )
@@ -95,7 +95,7 @@ class DatabaseSupervisor:
         """503 at once while the database is down."""
         if self.state is State.DOWN:
             waited = time.monotonic() - (self.down_since or time.monotonic())
-            raise Unavailable(
+            raise ConnectionLost(
                 f"the database is unavailable ({self.last_error}) for {waited:.0f} s; "
                 + ("restarting it" if self.runtime.embedded else "reconnecting"),
                 retry_after=self.retry_after(),
@@ -133,7 +133,7 @@ class DatabaseSupervisor:
             if not connection_lost(error):
                 raise from_database_error(error) from error
             self.notice_failure(lost_connection=True)
-            raise Unavailable(
+            raise ConnectionLost(
                 "the database connection was lost; retry shortly", retry_after=self.retry_after()
             ) from error
         except psycopg.Error as error:

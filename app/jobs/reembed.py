@@ -18,7 +18,7 @@ from app.embed.base import JOB, Embedder
 from app.embed.config import EmbedderConfig
 from app.embedders import embedders_of
 from app.ingest.embed import EmbedCounts, embed_texts, input_text
-from app.jobs.worker import JobStopped, RunningJob, resumes
+from app.jobs.worker import JobStopped, RunningJob
 from app.resources.collection_limit import change_partitions
 from app.spaces import SpaceInfo
 
@@ -64,8 +64,10 @@ async def _store(
     job.count(total=len(rows), stored=len(rows))
 
 
-async def _next_collection(conn: AsyncConnection, after: int) -> int | None:
-    cursor = await conn.execute(queries("reembed").next_collection, {"after": after})
+async def _next_collection(conn: AsyncConnection, space: int, after: int) -> int | None:
+    """The next collection with a partition of the shadow."""
+    arguments = {"after": after, "space": space}
+    cursor = await conn.execute(queries("reembed").next_collection, arguments)
     row = await cursor.fetchone()
     return None if row is None or row[0] is None else int(row[0])
 
@@ -75,12 +77,12 @@ async def _resume_point(conn: AsyncConnection, space_id: int) -> tuple[int | Non
     first collection, from its first chunk)."""
     row = await (await conn.execute(_q("shadow_last", space_id))).fetchone()
     if row is None:
-        return await _next_collection(conn, 0), 0
+        return await _next_collection(conn, space_id, 0), 0
     return int(row[0]), int(row[1])
 
 
 async def _batch(
-    conn: AsyncConnection, collection: int | None, last: int
+    conn: AsyncConnection, space: int, collection: int | None, last: int
 ) -> tuple[list[dict[str, Any]], int | None, int]:
     """Up to BATCH chunks in (collection, chunk) order, read a collection at a time, and
     where the next batch starts."""
@@ -92,7 +94,7 @@ async def _batch(
             found = await cursor.fetchall()
         rows += found
         if len(rows) < BATCH:  # this collection is done
-            collection, last = await _next_collection(conn, collection), 0
+            collection, last = await _next_collection(conn, space, collection), 0
         else:
             last = found[-1]["id"]
     return rows, collection, last
@@ -103,7 +105,7 @@ async def _fill(conn: AsyncConnection, job: RunningJob, embedder: Embedder) -> N
     collection, last = await _resume_point(conn, job.space_id)
     while True:
         job.check()
-        rows, collection, last = await _batch(conn, collection, last)
+        rows, collection, last = await _batch(conn, job.space_id, collection, last)
         if not rows:
             return
         await _store(conn, job, embedder, rows)
@@ -159,9 +161,9 @@ async def run_reembed(job: RunningJob) -> None:
             await _catch_up(conn, job, embedder)
             await _switch(conn, job, embedder)
         except Exception as failure:
-            # cancelled or failed: the space stays as it was; a lost connection: the job is
-            # taken again when its lease runs out, and resumes into its shadow
-            if not job.lost and not resumes(failure):
+            # cancelled or failed: the space stays as it was; a lost connection or a failure
+            # that passes: the job is taken again when its lease runs out, into its shadow
+            if not job.lost and not job.will_resume(failure):
                 await conn.execute(queries("reembed").drop_shadow, {"space": job.space_id})
             raise
         await job.flush(conn)

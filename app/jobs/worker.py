@@ -26,13 +26,21 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.sqlfiles import queries
-from app.errors import UNEXPECTED, RagError, connection_lost, from_database_error
+from app.errors import (
+    UNEXPECTED,
+    ConnectionLost,
+    RagError,
+    connection_lost,
+    from_database_error,
+    passing,
+)
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
 
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 IDLE_POLL = 1.0
+MAX_ATTEMPTS = 5  # a job that failed in passing this often fails at the next
 REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
 
 
@@ -56,9 +64,14 @@ class RunningJob:
     params: dict[str, Any]
     settings: Settings
     connect: Connect
+    attempts: int = 1
     cancelled: bool = False
     lost: bool = False
     pending: dict[str, int] = field(default_factory=lambda: dict(NO_PROGRESS))
+
+    def will_resume(self, failure: Exception) -> bool:
+        """Whether this failure leaves the job to be taken again (not past MAX_ATTEMPTS)."""
+        return resumes(failure) and self.attempts < MAX_ATTEMPTS
 
     def check(self) -> None:
         """Raise JobStopped when the job should stop."""
@@ -92,24 +105,29 @@ Handler = Callable[[RunningJob], Awaitable[None]]
 
 def failure_message(failure: Exception) -> str:
     """What a job's reader is told of an error (the log has the rest)."""
-    if isinstance(failure, RagError):
-        return failure.message
+    if isinstance(failure, RagError):  # a code (search_timeout) says its words in extra
+        said = failure.extra.get("message") or failure.extra.get("detail")
+        return str(said) if said else failure.message
     if isinstance(failure, psycopg.Error):
         return from_database_error(failure).message
     return UNEXPECTED
 
 
+def _driver_error(failure: Exception) -> Exception:
+    """The driver's error behind one of ours (the supervisor translates them)."""
+    cause = failure.__cause__ if isinstance(failure, RagError) else None
+    return cause if isinstance(cause, psycopg.Error) else failure
+
+
 def resumes(failure: Exception) -> bool:
-    """A lost connection (or machine): the job stays running and is taken again when its
-    lease runs out. Any other error fails it (or, in an ingest, one item)."""
-    if isinstance(failure, psycopg.Error):
-        return connection_lost(failure)
-    return isinstance(failure, OSError)
-
-
-def ends_the_job(failure: Exception) -> bool:
-    """A stop (cancelled, or another worker holds the job) or a lost connection."""
-    return isinstance(failure, JobStopped) or resumes(failure)
+    """A lost connection or database (the supervisor's ConnectionLost, or the driver's
+    error under it), a broken network, or a failure that passes (app/errors.py passing):
+    the job is taken again when its lease runs out. Any other error fails it (in an
+    ingest, the item it met)."""
+    if isinstance(failure, ConnectionLost | ConnectionError):
+        return True
+    error = _driver_error(failure)
+    return isinstance(error, psycopg.Error) and (connection_lost(error) or passing(error))
 
 
 async def _set_within(event: asyncio.Event, seconds: float) -> bool:
@@ -154,7 +172,10 @@ class JobWorkers:
                 await _set_within(self._wake, IDLE_POLL)
                 self._wake.clear()
                 continue
-            await self._run(job)
+            try:
+                await self._run(job)
+            except Exception:  # its end not written (the database went): its lease runs out
+                log.exception("job worker %s: job %s not finished", number, job.id)
 
     async def _claim(self) -> RunningJob | None:
         params = {"worker": self.name, "lease": self.settings.job_lease_seconds}
@@ -164,7 +185,8 @@ class JobWorkers:
         if row is None:
             return None
         return RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
-                          row["params"], self.settings, self.connect)  # fmt: skip
+                          row["params"], self.settings, self.connect,
+                          attempts=row["attempts"])  # fmt: skip
 
     async def _heartbeat(self, job: RunningJob, finished: asyncio.Event) -> None:
         """Until the job's handler returns: its progress written, its lease renewed and
@@ -196,7 +218,7 @@ class JobWorkers:
         except JobStopped:
             status = "cancelled"
         except Exception as failure:
-            if resumes(failure):
+            if job.will_resume(failure):
                 log.warning("job %s stopped (%s); it resumes when its lease runs out",
                             job.id, failure)  # fmt: skip
                 return

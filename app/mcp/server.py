@@ -26,7 +26,7 @@ from app.auth import Scope, check_access
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
 from app.embedders import embedding_spaces
-from app.errors import BadRequest, InternalError, RagError
+from app.errors import BadRequest, InternalError, from_database_error
 from app.ingest.prepare import parse_document
 from app.ingest.store import load_spaces
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
@@ -76,7 +76,7 @@ class Backend:
 
 def tool_error(error: Exception) -> ToolError:
     """The REST error body as the tool error's text."""
-    rag = error if isinstance(error, RagError) else InternalError(type(error).__name__)
+    rag = from_database_error(error)  # ours as it is; a driver's translated; else logged
     return ToolError(orjson.dumps(rag.body()).decode())
 
 

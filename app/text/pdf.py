@@ -36,8 +36,8 @@ def parse_pdf(data: bytes, max_chars: int) -> Parsed:
         info = reader.metadata
         title = storable_text(str(info.get("/Title") or "")).strip() if info is not None else ""
     except (PyPdfError, ValueError, KeyError, TypeError, OSError, RecursionError) as error:
-        raise BadRequest(f"the PDF cannot be read: {error or type(error).__name__}",
-                         field="file") from None  # fmt: skip
+        said = str(error) if isinstance(error, PyPdfError) and str(error) else "it is malformed"
+        raise BadRequest(f"the PDF cannot be read: {said}", field="file") from None
     text_parts, blocks, position = [], [], 0
     for number, page_text in enumerate(pages, start=1):
         body = page_text.strip()

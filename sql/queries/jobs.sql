@@ -20,7 +20,7 @@ SET status = 'running', worker = %(worker)s, attempts = j.attempts + 1,
 WHERE j.id = (SELECT id FROM rag.jobs
               WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
               ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
-RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params;
+RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params, j.attempts;
 
 -- name: renew_lease
 -- The worker still holds the job: its lease runs on; answers whether to stop.

@@ -28,8 +28,12 @@ SELECT id FROM rag.collections ORDER BY id FOR UPDATE;
 
 -- name: next_collection
 -- The fill reads one collection at a time: a read of every collection's chunks plans and
--- locks each one's partitions (13 locks a collection), for every batch.
-SELECT min(id) FROM rag.collections WHERE id > %(after)s;
+-- locks each one's partitions (13 locks a collection), for every batch. A collection made
+-- since the job began has no partition of the shadow yet: its chunks are caught up after
+-- index_shadow makes one.
+SELECT min(k.id) FROM rag.collections k
+WHERE k.id > %(after)s
+  AND to_regclass(format('rag.%%I', api.shadow_partition(%(space)s, k.id))) IS NOT NULL;
 
 -- name: chunks_after
 -- The collection's next chunks to embed, in chunk order, after the last one done.
@@ -40,10 +44,13 @@ FROM rag.chunks c JOIN rag.collections k ON k.id = c.collection_id
 WHERE c.collection_id = %(collection)s AND c.id > %(after)s ORDER BY c.id LIMIT %(limit)s;
 
 -- name: shadow_last
--- Where a resumed fill starts: its last collection and the last chunk it stored there.
-SELECT collection_id, max(chunk_pk) FROM {table}
-WHERE collection_id = (SELECT max(collection_id) FROM {table})
-GROUP BY collection_id;
+-- Where a resumed fill starts: the last collection it stored vectors in and its last chunk
+-- there, each collection's partition asked by its index from the last collection down (a
+-- max over the whole shadow would read it all).
+SELECT k.id, m.last FROM rag.collections k
+CROSS JOIN LATERAL (SELECT max(s.chunk_pk) AS last FROM {table} s
+                    WHERE s.collection_id = k.id) m
+WHERE m.last IS NOT NULL ORDER BY k.id DESC LIMIT 1;
 
 -- name: chunks_missing
 -- Chunks the shadow has no vector for (stored while the job ran).

@@ -290,3 +290,26 @@ def test_a_reembed_reads_a_collection_at_a_time_and_resumes_where_it_stopped(
             second.stop()
     texts = b.get("/stats").json()["texts"]
     assert len(texts) == len(set(texts)) == sum(sizes.values())  # each embedded once
+
+
+def test_a_reembed_whose_connection_is_lost_resumes_and_finishes(pg, template_db, servers, run_id):
+    """Every backend of the service ended while the fill waits for its embedder: the job
+    is taken again when its lease runs out and finishes (before, the supervisor's 503 came
+    to the worker as any error: the job failed and its shadow stayed)."""
+    b, old, new = servers
+    with service_and_database(pg, SERVICE_ENV) as (service, url), \
+            httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
+        _space_with_three_documents(client, b, old, "lost", f"{run_id}-l")
+        body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
+        r = client.post("/api/rag/spaces/lost/reembed", json=body)
+        assert r.status_code == 202, r.text
+        _held(b, client, r.headers["location"])
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        b.post("/release")
+        job = _wait(client, r.headers["location"])
+        assert (job["status"], job["attempts"]) == ("done", 2), job
+        assert _space(client, "lost")["dims"] == 16
