@@ -9,7 +9,9 @@ from fastapi import Path, Query
 
 from app.validation import COLLECTION_PATTERN, ID_MAX_LENGTH, NAME_PATTERN
 
-# No control characters, no surrounding whitespace (what the ingest accepts as an id).
+# No C0 control characters, no surrounding whitespace: what the ingest accepted as an id.
+# New ids also refuse C1 controls (app/validation.py); a path still reaches an older id
+# that holds one, to read or delete it.
 ID_PATTERN = r"^[^\x00-\x1f\x7f\s](?:[^\x00-\x1f\x7f]*[^\x00-\x1f\x7f\s])?$"
 
 DocId = Annotated[

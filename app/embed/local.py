@@ -36,7 +36,9 @@ def library_installed() -> bool:
     return all(importlib.util.find_spec(name) for name in MODEL_LIBRARIES)
 
 
-MODEL_FILE = "config.json"  # in every model folder sentence-transformers or a tokenizer reads
+# one of these is in every folder sentence-transformers (modules.json) or a Hugging Face
+# model and its tokenizer (config.json) is read from
+MODEL_FILES = ("modules.json", "config.json")
 
 
 def _package_folder(package: str) -> str:
@@ -63,12 +65,12 @@ def model_source(config: EmbedderConfig) -> str:
     folder = config.path if config.path is not None else _package_folder(
         config.package or DEFAULT_PACKAGE)  # fmt: skip
     try:
-        is_model = (Path(folder) / MODEL_FILE).is_file()
+        is_model = any((Path(folder) / name).is_file() for name in MODEL_FILES)
     except (OSError, ValueError):
         is_model = False
     if not is_model:
         raise BadRequest(f"{field}: no model folder {folder!r} on the server (a folder "
-                         f"with the model's {MODEL_FILE})", field=field)  # fmt: skip
+                         f"with the model's {' or '.join(MODEL_FILES)})", field=field)  # fmt: skip
     return folder
 
 
