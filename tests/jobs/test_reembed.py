@@ -69,6 +69,19 @@ def _space_with_three_documents(
     control.post("/faults", json=["hold"])
 
 
+def _held_reembed(
+    client: httpx.Client, control: httpx.Client, urls: tuple[str, str], name: str, prefix: str
+) -> str:
+    """A space with three documents, its re-embed by ``urls[1]`` started and held in its
+    first call: the job's location."""
+    _space_with_three_documents(client, control, urls[0], name, prefix)
+    body = {"embedder": _embedder(urls[1], "hash-16"), "dims": 16}
+    r = client.post(f"/api/rag/spaces/{name}/reembed", json=body)
+    assert r.status_code == 202, r.text
+    _held(control, client, r.headers["location"])
+    return str(r.headers["location"])
+
+
 def test_searches_switch_to_the_new_vectors_when_they_are_complete(client, servers, run_id):
     b, old, new = servers
     name = f"m{run_id[1:]}"
@@ -209,17 +222,13 @@ def test_a_reembed_the_database_refuses_fails_and_leaves_the_space_as_it_was(
     b, old, new = servers
     with service_and_database(pg, SERVICE_ENV) as (service, url), \
             httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
-        _space_with_three_documents(client, b, old, "refused", f"{run_id}-r")
-        body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
-        r = client.post("/api/rag/spaces/refused/reembed", json=body)
-        assert r.status_code == 202, r.text
-        _held(b, client, r.headers["location"])
+        location = _held_reembed(client, b, (old, new), "refused", f"{run_id}-r")
         with psycopg.connect(url, autocommit=True) as conn:
             space_id = conn.execute("SELECT id FROM rag.spaces WHERE name = 'refused'").fetchone()
             shadow = f"rag.vectors_{space_id[0]}_next"
             conn.execute(f"ALTER TABLE {shadow} ADD CONSTRAINT refuse CHECK (chunk_pk < 0)")
             b.post("/release")
-            job = _wait(client, r.headers["location"])
+            job = _wait(client, location)
             assert job["status"] == "failed"
             assert job["error"] == "a value breaks a rule of the stored data"
             left = conn.execute("SELECT to_regclass(%s), (SELECT embedder_next FROM rag.spaces"
@@ -231,7 +240,10 @@ def test_a_reembed_the_database_refuses_fails_and_leaves_the_space_as_it_was(
                             params={"include_embeddings": "true"}).json()  # fmt: skip
         assert len(stored["chunks"][0]["embeddings"]["refused"]) == 8
         b.post("/reset")
-        again = client.post("/api/rag/spaces/refused/reembed", json=body)
+        again = client.post(
+            "/api/rag/spaces/refused/reembed",
+            json={"embedder": _embedder(new, "hash-16"), "dims": 16},
+        )
         assert _wait(client, again.headers["location"])["status"] == "done"
         assert _space(client, "refused")["dims"] == 16
 
@@ -299,17 +311,13 @@ def test_a_reembed_whose_connection_is_lost_resumes_and_finishes(pg, template_db
     b, old, new = servers
     with service_and_database(pg, SERVICE_ENV) as (service, url), \
             httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
-        _space_with_three_documents(client, b, old, "lost", f"{run_id}-l")
-        body = {"embedder": _embedder(new, "hash-16"), "dims": 16}
-        r = client.post("/api/rag/spaces/lost/reembed", json=body)
-        assert r.status_code == 202, r.text
-        _held(b, client, r.headers["location"])
+        location = _held_reembed(client, b, (old, new), "lost", f"{run_id}-l")
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
         b.post("/release")
-        job = _wait(client, r.headers["location"])
+        job = _wait(client, location)
         assert (job["status"], job["attempts"]) == ("done", 2), job
         assert _space(client, "lost")["dims"] == 16
