@@ -264,7 +264,13 @@ class Component(ResponseModel):
         description="The component's value, in [0,1] (sem may be below 0).",
     )
     weighted: float = Field(
-        description="raw x its weight: the components' sum is the score.",
+        description="raw x its weight, or under fusion rrf its weight / (rrf_k + rank), 0 past "
+        "its window: the components' sum is the score.",
+    )
+    rank: int | None = Field(
+        default=None,
+        description="fusion rrf: the chunk's rank by this component (null past its window; "
+        "absent under the weighted blend).",
     )
 
 
@@ -328,7 +334,7 @@ class DocumentIn(RequestModel):
     )
     src: str = Field(
         default="",
-        description="Source URL or file path.",
+        description="Source URL or file path: at most 2,000 bytes in UTF-8.",
     )
     title: str = ""
     category: str | None = None
@@ -819,7 +825,10 @@ class ExplainResponse(ResponseModel):
     rank: int | None = Field(
         description="1 = best; null when the chunk is not eligible.",
     )
-    score: float
+    score: float = Field(
+        description="Its score; under fusion rrf its fused score (0 when it is in no "
+        "component's window).",
+    )
     kth_score: float | None
     k: int
     components: dict[str, Component]
@@ -827,8 +836,13 @@ class ExplainResponse(ResponseModel):
     ranks: dict[str, int] | None = None
     per_space_scores: dict[str, float | None]
     stage: str = Field(
-        description="included, filter, no_keyword_match, min_similarity, min_score, "
+        description="included, filter, no_keyword_match, min_similarity, rrf_window, min_score, "
         "max_per_source or outscored.",
+    )
+    rrf_window: int | None = Field(
+        default=None,
+        description="Stage rrf_window: the depth of each component's ranking that fusion reads; "
+        "the chunk is in none of them.",
     )
     position: int | None = None
     failed_filters: list[str] | None = None
