@@ -75,10 +75,15 @@ async def _next_collection(conn: AsyncConnection, space: int, after: int) -> int
 async def _resume_point(conn: AsyncConnection, space_id: int) -> tuple[int | None, int]:
     """The collection the fill is in and the last chunk it stored there (none yet: the
     first collection, from its first chunk)."""
-    row = await (await conn.execute(_q("shadow_last", space_id))).fetchone()
-    if row is None:
-        return await _next_collection(conn, space_id, 0), 0
-    return int(row[0]), int(row[1])
+    started = await (await conn.execute(_q("shadow_started", space_id))).fetchone()
+    if started is not None and started[0]:  # each collection asked, the last first
+        found = await conn.execute(queries("reembed").collections_down, {"space": space_id})
+        for (collection,) in await found.fetchall():
+            cursor = await conn.execute(_q("shadow_last_of", space_id), {"collection": collection})
+            last = await cursor.fetchone()
+            if last is not None and last[0] is not None:
+                return int(collection), int(last[0])
+    return await _next_collection(conn, space_id, 0), 0
 
 
 async def _batch(

@@ -43,14 +43,19 @@ SELECT c.id, c.collection_id, coalesce(k.part_of, k.id) AS scope, c.chunk, c.tit
 FROM rag.chunks c JOIN rag.collections k ON k.id = c.collection_id
 WHERE c.collection_id = %(collection)s AND c.id > %(after)s ORDER BY c.id LIMIT %(limit)s;
 
--- name: shadow_last
--- Where a resumed fill starts: the last collection it stored vectors in and its last chunk
--- there, each collection's partition asked by its index from the last collection down (a
--- max over the whole shadow would read it all).
-SELECT k.id, m.last FROM rag.collections k
-CROSS JOIN LATERAL (SELECT max(s.chunk_pk) AS last FROM {table} s
-                    WHERE s.collection_id = k.id) m
-WHERE m.last IS NOT NULL ORDER BY k.id DESC LIMIT 1;
+-- name: shadow_started
+SELECT EXISTS (SELECT 1 FROM {table});
+
+-- name: collections_down
+-- The collections with a partition of the shadow, the last first (where a resumed fill
+-- looks for its last chunk).
+SELECT k.id FROM rag.collections k
+WHERE to_regclass(format('rag.%%I', api.shadow_partition(%(space)s, k.id))) IS NOT NULL
+ORDER BY k.id DESC;
+
+-- name: shadow_last_of
+-- The last chunk the fill stored in one collection (its partition's index, one shard).
+SELECT max(chunk_pk) FROM {table} WHERE collection_id = %(collection)s;
 
 -- name: chunks_missing
 -- Chunks the shadow has no vector for (stored while the job ran).

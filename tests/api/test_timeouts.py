@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
-from app.errors import GatewayTimeout, RagError, Unavailable
+from app.errors import ConnectionLost, GatewayTimeout, RagError
 from conftest import WRITE_KEY, PgServer, ServiceProcess, settings_for_tests, start_service
 
 TIMEOUT_MS = 300
@@ -101,7 +101,7 @@ def test_a_readyz_503_is_counted_as_unavailable_not_internal(timed, own_db):
 FAULTS = [
     # (what the statement does, the error the request gets, alarms raised)
     (f"SELECT pg_sleep({TIMEOUT_MS * 3 / 1000})", GatewayTimeout, 0),
-    ("SELECT pg_terminate_backend(pg_backend_pid())", Unavailable, 1),
+    ("SELECT pg_terminate_backend(pg_backend_pid())", ConnectionLost, 1),
 ]
 
 
