@@ -153,16 +153,16 @@ async def fill_vectors(
     but the cache; an embedder's failure raises before the documents are)."""
     counts = EmbedCounts()
     embedders = embedders_of(settings)
-    collections: list[int] | None = None
+    collections: list[int] = []  # looked up once, when a chunk first needs a vector
     for space in spaces.values():
         embedder = embedders.for_space(space)
-        if embedder is None:
+        wanted = [wanting([doc], space.name) for doc in docs] if embedder else []
+        if embedder is None or not any(wanted):
             continue
         collections = collections or await _collection_ids(conn, docs)
-        chunks = [(collection, chunk) for collection, doc in zip(collections, docs, strict=True)
-                  for chunk in wanting([doc], space.name)]  # fmt: skip
-        if chunks:
-            counts.add(await _embed_space(conn, embedder, chunks, patience, progress))
+        chunks = [(collection, chunk) for collection, doc_chunks in zip(collections, wanted,
+                  strict=True) for chunk in doc_chunks]  # fmt: skip
+        counts.add(await _embed_space(conn, embedder, chunks, patience, progress))
     return counts
 
 

@@ -13,6 +13,16 @@ RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT 'vectors_' || p_space_id || '_next_' || p_collection_id $$;
 
+-- Whether a collection has its partition of the shadow (one made since the re-embed
+-- began has none until api.index_shadow_vectors makes it).
+CREATE FUNCTION api.has_shadow_partition(p_space_id integer, p_collection_id integer)
+RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT to_regclass(format('rag.%I', api.shadow_partition(p_space_id, p_collection_id)))
+           IS NOT NULL
+$$;
+
 -- One collection's partition of the shadow, with its HNSW index when p_index.
 CREATE FUNCTION api.create_shadow_partition(
     p_space_id integer, p_collection_id integer, p_dims integer, p_index boolean

@@ -32,8 +32,7 @@ SELECT id FROM rag.collections ORDER BY id FOR UPDATE;
 -- since the job began has no partition of the shadow yet: its chunks are caught up after
 -- index_shadow makes one.
 SELECT min(k.id) FROM rag.collections k
-WHERE k.id > %(after)s
-  AND to_regclass(format('rag.%%I', api.shadow_partition(%(space)s, k.id))) IS NOT NULL;
+WHERE k.id > %(after)s AND api.has_shadow_partition(%(space)s, k.id);
 
 -- name: chunks_after
 -- The collection's next chunks to embed, in chunk order, after the last one done.
@@ -50,8 +49,7 @@ SELECT EXISTS (SELECT 1 FROM {table});
 -- The collections with a partition of the shadow, the last first (where a resumed fill
 -- looks for its last chunk).
 SELECT k.id FROM rag.collections k
-WHERE to_regclass(format('rag.%%I', api.shadow_partition(%(space)s, k.id))) IS NOT NULL
-ORDER BY k.id DESC;
+WHERE api.has_shadow_partition(%(space)s, k.id) ORDER BY k.id DESC;
 
 -- name: shadow_last_of
 -- The last chunk the fill stored in one collection (its partition's index, one shard).
