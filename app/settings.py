@@ -159,6 +159,7 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)  # one file (unpacked)
     job_workers: int = Field(default=2, ge=0, le=64)
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
+    max_jobs_per_collection: int = Field(default=100, ge=1)  # queued or running at once
 
     # --- access --------------------------------------------------------------------
     api_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)

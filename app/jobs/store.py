@@ -12,7 +12,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from app.db.sqlfiles import queries
-from app.errors import NotFound
+from app.errors import NotFound, Throttled
 
 PART_BYTES = 1 << 20
 JSON_DOCUMENT = "application/json"  # an item that is a document body
@@ -36,9 +36,15 @@ async def single(data: bytes) -> AsyncIterator[bytes]:
 async def create_job(
     conn: AsyncConnection, kind: str, collection: int | None, items: list[NewItem],
     params: dict[str, Any] | None = None, space: int | None = None,
+    most_waiting: int | None = None,
 ) -> int:  # fmt: skip
-    """The job, its items and their input, in one transaction (queued when it commits)."""
+    """The job, its items and their input, in one transaction (queued when it commits).
+    A collection's job is refused (429) while ``most_waiting`` of its jobs are queued or
+    running: a tenant's queue is bounded, whatever it sends."""
     q = queries("jobs")
+    bound = None if collection is None or most_waiting is None else (collection, most_waiting)
+    if bound:
+        await _check_room(conn, *bound, queued=False)
     async with conn.transaction():
         cursor = await conn.execute(q.create_job, {
             "kind": kind, "collection": collection, "space": space,
@@ -57,7 +63,26 @@ async def create_job(
                 async for piece in _pieces(item.data):
                     await copy.write_row((job, ordinal, seq, piece))
                     seq += 1
+        if bound:
+            await _check_room(conn, *bound, queued=True)
     return job
+
+
+async def _check_room(conn: AsyncConnection, collection: int, most: int, *, queued: bool) -> None:
+    """Refused (429) if the collection has ``most`` jobs waiting: checked before the
+    input is read (cheap, early) and last in the job's transaction (``queued``: the job
+    counts itself), where the queue's lock, held until commit, makes it exact."""
+    q = queries("jobs")
+    if queued:
+        await conn.execute(q.hold_queue, {"collection": collection})
+    cursor = await conn.execute(q.jobs_waiting, {"collection": collection})
+    row = await cursor.fetchone()
+    if row is not None and row[0] - int(queued) >= most:
+        raise Throttled(
+            f"this collection has {most} jobs queued or running already "
+            "(RAG_MAX_JOBS_PER_COLLECTION); retry when one has finished",
+            limit=most, setting="RAG_MAX_JOBS_PER_COLLECTION", retry_after=5,
+        )  # fmt: skip
 
 
 async def _pieces(data: AsyncIterator[bytes]) -> AsyncIterator[bytes]:

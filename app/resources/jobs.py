@@ -17,7 +17,8 @@ async def queue_ingest(
 ) -> dict[str, Any]:  # fmt: skip
     """An ingest job of these items, queued and a worker woken; the job as answered."""
     target = await find_collection(conn, collection)
-    job = await create_job(conn, "ingest", target.id, items, params)
+    most = request.app.state.settings.max_jobs_per_collection
+    job = await create_job(conn, "ingest", target.id, items, params, most_waiting=most)
     workers = getattr(request.app.state, "jobs", None)
     if workers is not None:
         workers.notify()

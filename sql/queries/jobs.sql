@@ -11,16 +11,46 @@ VALUES (%(job)s, %(ordinal)s, %(name)s, %(content_type)s, %(size)s);
 COPY rag.job_parts (job_id, ordinal, seq, data) FROM STDIN (FORMAT BINARY);
 
 -- name: claim_job
--- The oldest job that is queued, or running under a lease that ran out (its worker died):
--- one worker takes it, the others skip it.
+-- A job that is queued, or running under a lease that ran out (its worker died): one
+-- worker takes it, the others skip it. Collections take turns (each is a tenant): a job
+-- goes by how many of its collection's jobs run now plus its place in that collection's
+-- queue, then the collection served longest ago, then age. So one collection's long queue
+-- never holds every worker while another's job waits, nor goes on while another's waits.
+-- Re-embeds (an admin's, no collection) go first at a tie.
+WITH running AS (
+    SELECT coalesce(collection_id, 0) AS queue, count(*) AS jobs FROM rag.jobs
+    WHERE status = 'running' AND lease_until >= now()
+    GROUP BY 1),
+waiting AS MATERIALIZED (
+    SELECT id, coalesce(collection_id, 0) AS queue,
+           row_number() OVER (PARTITION BY collection_id ORDER BY id) AS place
+    FROM rag.jobs
+    WHERE status = 'queued' OR (status = 'running' AND lease_until < now())),
+served AS MATERIALIZED (
+    SELECT q.queue, (SELECT max(s.started_at) FROM rag.jobs s
+                     WHERE s.collection_id = q.queue) AS last
+    FROM (SELECT DISTINCT queue FROM waiting) q),
+turns AS MATERIALIZED (
+    SELECT w.id, coalesce(r.jobs, 0) + w.place AS turn, s.last
+    FROM waiting w JOIN served s USING (queue) LEFT JOIN running r USING (queue))
 UPDATE rag.jobs j
 SET status = 'running', worker = %(worker)s, attempts = j.attempts + 1,
     lease_until = now() + make_interval(secs => %(lease)s),
     started_at = coalesce(j.started_at, now()), updated_at = now()
-WHERE j.id = (SELECT id FROM rag.jobs
-              WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
-              ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+WHERE j.id = (SELECT c.id FROM rag.jobs c JOIN turns t ON t.id = c.id
+              WHERE c.status = 'queued' OR (c.status = 'running' AND c.lease_until < now())
+              ORDER BY t.turn, t.last NULLS FIRST, c.id
+              FOR UPDATE OF c SKIP LOCKED LIMIT 1)
 RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params, j.attempts;
+
+-- name: hold_queue
+-- While a job is queued: the collection's place in the queue, one writer at a time (two
+-- concurrent requests cannot both take its last free place).
+SELECT pg_advisory_xact_lock(hashtext('ragsearch.jobs'), %(collection)s);
+
+-- name: jobs_waiting
+SELECT count(*) FROM rag.jobs
+WHERE collection_id = %(collection)s AND status IN ('queued', 'running');
 
 -- name: renew_lease
 -- The worker still holds the job: its lease runs on; answers whether to stop.

@@ -1,0 +1,116 @@
+"""Collections take turns at the job workers, and each has a bounded queue: one tenant's
+long queue neither holds every worker while another's job waits behind it nor grows
+without end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from app.db.sqlfiles import queries
+
+SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "0",
+               "RAG_MAX_JOBS_PER_COLLECTION": "2"}  # fmt: skip
+LEASE = 30
+
+
+@pytest.fixture
+def queue(db_url: str) -> Iterator[psycopg.Connection]:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM rag.jobs")
+        yield conn
+        conn.execute("DELETE FROM rag.jobs")
+
+
+def _collection(conn: psycopg.Connection, name: str) -> int:
+    row = conn.execute("SELECT id FROM rag.collections WHERE name = %s", (name,)).fetchone()
+    if row is None:
+        row = conn.execute("SELECT (api.create_collection(%s)).id", (name,)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _queued(conn: psycopg.Connection, collection: int | None, kind: str = "ingest") -> int:
+    row = conn.execute(
+        "INSERT INTO rag.jobs (kind, collection_id) VALUES (%s, %s) RETURNING id",
+        (kind, collection),
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _claim(conn: psycopg.Connection, worker: str) -> int | None:
+    row = conn.execute(queries("jobs").claim_job, {"worker": worker, "lease": LEASE}).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _finish(conn: psycopg.Connection, job: int) -> None:
+    conn.execute("UPDATE rag.jobs SET status = 'done', lease_until = NULL WHERE id = %s", (job,))
+
+
+def test_a_job_of_another_collection_runs_before_a_long_queue_goes_on(queue):
+    """Before, the oldest job went first: b's one job waited for all of a's."""
+    a, b = _collection(queue, "turns_a"), _collection(queue, "turns_b")
+    a_jobs = [_queued(queue, a) for _ in range(4)]
+    b_job = _queued(queue, b)
+    assert _claim(queue, "w1") == a_jobs[0]
+    assert _claim(queue, "w2") == b_job  # a has one running: b's goes first
+    _finish(queue, b_job)
+    assert _claim(queue, "w2") == a_jobs[1]  # b has none waiting: a's next, in order
+    _finish(queue, a_jobs[0])
+    assert _claim(queue, "w1") == a_jobs[2]
+
+
+def test_collections_alternate_while_both_have_jobs_waiting(queue):
+    a, b, c = (_collection(queue, f"turns_{n}") for n in "abc")
+    jobs = {n: [_queued(queue, collection) for _ in range(3)]
+            for n, collection in (("a", a), ("b", b))}  # fmt: skip
+    reembed = _queued(queue, None, "reembed")
+    c_job = _queued(queue, c)
+    taken = []
+    while (job := _claim(queue, "w")) is not None:
+        taken.append(job)
+        _finish(queue, job)
+    assert taken == [jobs["a"][0], jobs["b"][0], reembed, c_job, jobs["a"][1], jobs["b"][1],
+                     jobs["a"][2], jobs["b"][2]]  # fmt: skip
+
+
+def test_a_job_whose_worker_died_is_taken_again_in_its_turn(queue):
+    a, b = _collection(queue, "turns_a"), _collection(queue, "turns_b")
+    dead = _queued(queue, a)
+    assert _claim(queue, "w1") == dead
+    queue.execute("UPDATE rag.jobs SET lease_until = now() - interval '1 s' WHERE id = %s",
+                  (dead,))  # fmt: skip
+    b_job = _queued(queue, b)
+    assert _claim(queue, "w2") == b_job  # none running in either: b was never served
+    assert _claim(queue, "w3") == dead
+    assert _claim(queue, "w4") is None
+
+
+def _document(collection: str, doc_id: str) -> dict:
+    return {"collection": collection, "doc_id": doc_id, "text": "Some words to keep."}
+
+
+def test_a_collection_has_a_bounded_queue(client, run_id):
+    mine, theirs = f"q{run_id}", f"r{run_id}"
+    for name in (mine, theirs):
+        assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
+    post = lambda doc: client.post("/api/rag/documents", params={"async": "true"}, json=doc)  # noqa: E731
+    first = [post(_document(mine, f"d{n}")) for n in range(2)]
+    assert [r.status_code for r in first] == [202, 202]
+    refused = post(_document(mine, "d2"))
+    assert refused.status_code == 429, refused.text
+    body = refused.json()
+    assert "2 jobs queued or running" in body["error"]
+    assert "RAG_MAX_JOBS_PER_COLLECTION" in body["error"]
+    assert refused.headers["retry-after"] == "5"
+    assert post(_document(theirs, "d0")).status_code == 202  # another's queue is its own
+    upload = client.post("/api/rag/documents/upload", files=[("files", ("a.txt", b"words"))],
+                         params={"collection": mine, "async": "true"})  # fmt: skip
+    assert upload.status_code == 429, upload.text
+    client.post(first[0].headers["location"] + "/cancel")
+    assert post(_document(mine, "d2")).status_code == 202  # a place is free again
+    listed = client.get("/api/rag/jobs", params={"collection": mine}).json()["jobs"]
+    assert sorted(job["status"] for job in listed) == ["cancelled", "queued", "queued"]
