@@ -152,6 +152,7 @@ class Settings(BaseSettings):
     chunk_tokens: int = Field(default=200, ge=8, le=8192)  # a split chunk's size
     chunk_overlap_tokens: int = Field(default=20, ge=0, le=4096)
     max_document_chars: int = Field(default=10_000_000, ge=1000)  # text of one document
+    max_text_chunks: int = Field(default=20_000, ge=1)  # the chunks one text splits into
     max_html_depth: int = Field(default=512, ge=8, le=100_000)
     sync_embed_max_chunks: int = Field(default=256, ge=0)  # more: the request runs as a job
     sync_max_bytes: int = Field(default=1024 * 1024, ge=0)  # a larger upload runs as a job

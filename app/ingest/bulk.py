@@ -135,7 +135,9 @@ class BatchWriter:
 
 def _file_rules(settings: Settings, spaces: dict[str, SpaceInfo]) -> IngestRules:
     """A file's documents may hold any number of chunks; they are stored in batches."""
-    return replace(rules_for(settings, spaces), max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT)
+    rules = rules_for(settings, spaces)
+    splitting = replace(rules.splitting, max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT)
+    return replace(rules, max_chunks=MAX_CHUNKS_PER_FILE_DOCUMENT, splitting=splitting)
 
 
 def _next_batch(queue: Any, process: Any) -> ParsedBatch | None:

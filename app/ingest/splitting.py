@@ -13,7 +13,7 @@ from app.ingest.models import ChunkIn, DocumentIn
 from app.settings import Settings
 from app.text.blocks import Parsed
 from app.text.formats import parse_text, text_type
-from app.text.split import Sizing, split
+from app.text.split import Sizing, TooManyPieces, split
 from app.text.tokens import tokenizer_at
 
 MIN_CHUNK_TOKENS = 8
@@ -34,6 +34,7 @@ class Splitting:
     overlap_tokens: int = 20
     max_document_chars: int = 10_000_000
     max_html_depth: int = 512
+    max_chunks: int = 20_000  # a text that splits into more is refused
     tokenizer_file: str | None = None  # None: words and punctuation
     model_max_tokens: int | None = None  # what the model reads, special tokens left out
     context_prefix: str = ""  # put before every chunk it embeds (document prefix)
@@ -45,6 +46,7 @@ class Splitting:
             overlap_tokens=settings.chunk_overlap_tokens,
             max_document_chars=settings.max_document_chars,
             max_html_depth=settings.max_html_depth,
+            max_chunks=settings.max_text_chunks,
         )
 
     def content_type(self, doc: DocumentIn) -> str:
@@ -81,7 +83,14 @@ def split_text(
         raise BadRequest("give chunks or text, not both", field="text")
     parsed = parsed or splitting.parse(doc)
     title = doc.title or parsed.title
-    pieces = split(parsed, splitting.sizing(doc, title))
+    try:
+        pieces = split(parsed, splitting.sizing(doc, title), most=splitting.max_chunks)
+    except TooManyPieces:
+        raise BadRequest(
+            f"text: splits into more than {splitting.max_chunks:,} chunks "
+            "(RAG_MAX_TEXT_CHUNKS); give a larger chunking.max_tokens or send it as "
+            "several documents", field="text", limit=splitting.max_chunks,
+        ) from None  # fmt: skip
     created = doc.created_at or now
     chunks = [
         ChunkIn.model_construct(chunk=parsed.text[p.start : p.end], created_at=created)

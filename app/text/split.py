@@ -1,7 +1,10 @@
 """Splitting a document's text into chunks of at most ``max_tokens`` model tokens.
 
 Structure first: every heading (and PDF page) starts a new chunk, and a chunk never spans
-two sections.
+two sections, but for a section holding nothing but its heading (a title straight above
+its first subheading): its heading goes on into the next section's chunk, under that
+section's path, where it fits (alone it would be a chunk saying nothing, and a text of
+headings alone would make a chunk of each).
 Blocks are packed whole into chunks while they fit; a block too large for one chunk is
 cut at blank lines, then lines, then (prose only) sentence ends, then spaces, and only
 then between tokens, so code and tables are cut at line ends and kept whole where they
@@ -14,7 +17,9 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from app.text.blocks import Block, Kind, Parsed
 from app.text.tokens import Tokenizer
@@ -29,6 +34,10 @@ _SEPARATORS: dict[str, tuple[str | re.Pattern[str], ...]] = {
     "text": ("\n\n", "\n", _SENTENCE_END, " "),
     "heading": ("\n\n", "\n", _SENTENCE_END, " "),
 }
+
+
+class TooManyPieces(ValueError):
+    """The text makes more chunks than the caller allows (it stops splitting there)."""
 
 
 @dataclass(frozen=True)
@@ -148,28 +157,29 @@ class _Splitter:
             first += 1
         return None
 
-    def pieces(self) -> list[Piece]:
+    def pieces(self) -> Iterator[Piece]:
         queue = deque(u for block in self.blocks for u in self.units(block))
-        pieces: list[Piece] = []
         chunk: list[_Unit] = []
         lead: tuple[int, int] | None = None  # the overlap the chunk starts with
         while queue:
             unit = queue.popleft()
             used = sum(u.tokens for u in chunk) + (lead[1] if lead else 0)
-            new_section = unit.opens_section or bool(chunk and unit.path != chunk[0].path)
-            if chunk and (new_section or used + unit.tokens > self.max):
+            fits = used + unit.tokens <= self.max
+            new_section = unit.opens_section or bool(chunk and unit.path != chunk[-1].path)
+            if chunk and (not fits or (new_section and not _headings_only(chunk))):
                 queue.appendleft(unit)
+                _hand_on_last_heading(chunk, queue)
                 piece = self._emit(chunk, lead, queue)
-                pieces.append(piece)
-                lead = None if new_section else self._overlap_start(piece)
+                yield piece
+                same = not queue[0].opens_section and queue[0].path == piece.path
+                lead = self._overlap_start(piece) if same else None
                 if lead and lead[1] + queue[0].tokens > self.max:
                     lead = None
                 chunk = []
                 continue
             chunk.append(unit)
         if chunk:
-            pieces.append(self._emit(chunk, lead, queue))
-        return pieces
+            yield self._emit(chunk, lead, queue)
 
     def _emit(self, chunk: list[_Unit], lead: tuple[int, int] | None, queue: deque[_Unit]) -> Piece:
         """The chunk as a piece, after checking its exact token count: over the limit (the
@@ -178,7 +188,7 @@ class _Splitter:
         while True:
             start = lead[0] if lead else chunk[0].start
             if self.count(start, chunk[-1].end) <= self.max:
-                return Piece(start, chunk[-1].end, chunk[0].path)
+                return Piece(start, chunk[-1].end, chunk[-1].path)
             if lead:
                 lead = None
             elif len(chunk) > 1:
@@ -198,8 +208,26 @@ class _Splitter:
         return Piece(unit.start, end, unit.path)
 
 
-def split(parsed: Parsed, sizing: Sizing) -> list[Piece]:
-    """The document's chunks, in order."""
+def _headings_only(chunk: list[_Unit]) -> bool:
+    return all(unit.kind == "heading" for unit in chunk)
+
+
+def _hand_on_last_heading(chunk: list[_Unit], queue: deque[_Unit]) -> None:
+    """A run of headings ended because the text under the last does not fit beside
+    them: that last heading goes back to open the next chunk, with its text."""
+    if not _headings_only(chunk):
+        return
+    last = max(n for n, unit in enumerate(chunk) if n == 0 or unit.opens_section)
+    if last:
+        queue.extendleft(reversed(chunk[last:]))
+        del chunk[last:]
+
+
+def split(parsed: Parsed, sizing: Sizing, most: int | None = None) -> list[Piece]:
+    """The document's chunks, in order; past ``most`` of them, TooManyPieces."""
     if sizing.max_tokens < 1:
         raise ValueError("max_tokens must be at least 1")
-    return _Splitter(parsed, sizing).pieces()
+    pieces = list(islice(_Splitter(parsed, sizing).pieces(), most + 1 if most else None))
+    if most and len(pieces) > most:
+        raise TooManyPieces(f"the text makes more than {most:,} chunks")
+    return pieces

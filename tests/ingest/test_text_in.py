@@ -9,7 +9,8 @@ import pytest
 
 from conftest import WRITE_KEY
 
-SERVICE_ENV = {"RAG_EMBEDDER": "local", "RAG_CHUNK_TOKENS": "48", "RAG_CHUNK_OVERLAP_TOKENS": "8"}
+SERVICE_ENV = {"RAG_EMBEDDER": "local", "RAG_CHUNK_TOKENS": "48", "RAG_CHUNK_OVERLAP_TOKENS": "8",
+               "RAG_MAX_TEXT_CHUNKS": "50"}  # fmt: skip
 
 GUIDE = """# Brewing guide
 
@@ -122,9 +123,11 @@ def test_a_vector_of_another_model_is_refused(client, run_id):
      ({"text": "x", "content_type": "application/msword"}, 415, "text/markdown"),
      ({"text": "x", "chunks": [{"chunk": "y"}]}, 400, "not both"),
      ({"content_type": "text/plain", "chunks": [{"chunk": "y"}]}, 400, "for text"),
-     ({"text": "x", "chunking": {"max_tokens": 2}}, 400, "chunking.max_tokens")],
+     ({"text": "x", "chunking": {"max_tokens": 2}}, 400, "chunking.max_tokens"),
+     ({"text": "word " * 2000, "chunking": {"max_tokens": 8}}, 400,
+      "text: splits into more than 50 chunks (RAG_MAX_TEXT_CHUNKS)")],
     ids=["empty", "unsupported type", "text and chunks", "content type without text",
-         "chunk too small"],
+         "chunk too small", "too many chunks"],
 )  # fmt: skip
 def test_bad_text_is_refused_naming_the_rule(client, run_id, body, status, words):
     r = _post(client, {"doc_id": f"{run_id}-bad", **body})

@@ -16,7 +16,7 @@ from app.embed.config import local_default
 from app.embed.local import model_source
 from app.text.markdown import parse_markdown
 from app.text.plain import parse_plain
-from app.text.split import Piece, Sizing, split
+from app.text.split import Piece, Sizing, TooManyPieces, split
 from app.text.tokens import WordTokenizer, model_files, tokenizer_at
 
 pytestmark = pytest.mark.unit
@@ -119,3 +119,39 @@ def test_a_huge_line_without_spaces_is_cut_between_tokens():
     sizing = Sizing(TOKENIZERS.get("minilm", WordTokenizer()), 100, 10)
     pieces = split(parse_plain(text), sizing)
     _check(text, pieces, sizing)
+
+
+def test_a_heading_with_no_text_of_its_own_goes_on_into_the_next_chunk():
+    """Before, "# Guide" alone was a chunk (it says nothing a search should find)."""
+    text = "# Guide\n\n## Install\n\nRun the installer and follow its steps.\n\n## Use\n\nAsk."
+    pieces = split(parse_markdown(text), Sizing(WordTokenizer(), 40, 0))
+    assert [text[p.start : p.end] for p in pieces] == [
+        "# Guide\n\n## Install\n\nRun the installer and follow its steps.",
+        "## Use\n\nAsk.",
+    ]
+    assert [p.path for p in pieces] == [("Guide", "Install"), ("Guide", "Use")]
+
+
+def test_headings_alone_fill_chunks_rather_than_make_one_each():
+    """Before, 20,000 headings made 20,000 chunks (and as many vectors to embed)."""
+    text = "# h\n" * 20_000
+    sizing = Sizing(WordTokenizer(), 200, 20)
+    pieces = split(parse_markdown(text), sizing)
+    assert len(pieces) < 250  # 2 words a heading, 200 a chunk: about 200
+    _check(text, pieces, sizing)
+
+
+def test_a_heading_whose_next_section_does_not_fit_beside_it_stays_alone():
+    text = "# " + "long title " * 10 + "\n\n## Part\n\n" + "words " * 20
+    pieces = split(parse_markdown(text), Sizing(WordTokenizer(), 32, 0))
+    chunks = [text[p.start : p.end] for p in pieces]
+    assert chunks == [text[: text.index("\n")].strip(), "## Part\n\n" + ("words " * 20).strip()]
+    assert pieces[1].path[-1] == "Part"
+
+
+def test_a_text_is_refused_once_it_makes_more_chunks_than_allowed():
+    text = "word " * 1000
+    sizing = Sizing(WordTokenizer(), 8, 0)
+    assert len(split(parse_plain(text), sizing, most=125)) == 125
+    with pytest.raises(TooManyPieces, match="more than 124 chunks"):
+        split(parse_plain(text), sizing, most=124)
