@@ -25,8 +25,18 @@ KEYWORD_INDEX_CHARACTERS = 100_000  # the keyword index reads this much of title
 # src is indexed (prefix filters): a btree entry holds at most 2,704 bytes, after compression,
 # which text that does not compress (a random token, a URL's signature) does not get
 SRC_MAX_BYTES = 2_000
-# volume and confidence are stored as 4-byte floats, and so is their product (scale)
+# volume and confidence are stored as 4-byte floats, and so is their product (scale): at
+# most MAX_VOLUME, and a number nearer 0 than MIN_VOLUME is taken as 0 (it all but is; the
+# product of two such would underflow a 4-byte float, as would one below about 1e-45)
 MAX_VOLUME = 1e15
+MIN_VOLUME = 1e-15
+
+
+def _as_stored(value: float) -> float:
+    return 0.0 if abs(value) < MIN_VOLUME else value
+
+
+StoredFloat = Annotated[FiniteFloat, AfterValidator(_as_stored)]
 
 
 def _fits_the_src_index(value: str) -> str:
@@ -55,9 +65,9 @@ class ChunkIn(BaseModel):
     created_at: Timestamp | None = Field(
         default=None, description="What recency is measured from; default now."
     )
-    volume: FiniteFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
-    confidence: FiniteFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
-    signal: FiniteFloat | None = Field(
+    volume: StoredFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
+    confidence: StoredFloat = Field(default=1.0, ge=0, le=MAX_VOLUME)
+    signal: StoredFloat | None = Field(
         default=None, ge=0, le=1,
         description="Usefulness in [0,1]; default min(1, volume * confidence / 5).",
     )  # fmt: skip
@@ -77,12 +87,12 @@ class ChunkingIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_tokens: int | None = Field(
-        default=None, ge=8, le=8192,
+        default=None, ge=8, le=8192, strict=True,
         description="At most this many tokens of the embedding model per chunk (never more "
         "than the model reads, its title line included).",
     )  # fmt: skip
     overlap_tokens: int | None = Field(
-        default=None, ge=0, le=4096,
+        default=None, ge=0, le=4096, strict=True,
         description="Each chunk after the first of a section starts with up to this many "
         "tokens of the one before.",
     )  # fmt: skip

@@ -34,7 +34,7 @@ class CollectionIn(BaseModel):
     )
     description: Text = Field(default="", max_length=2000)
     parts: int = Field(
-        default=1, ge=1, le=MAX_PARTS,
+        default=1, ge=1, le=MAX_PARTS, strict=True,
         description="Store the collection split into this many parts (default 1: whole). On a "
         "Citus cluster each part goes to another worker while there are workers to spare, so "
         "one collection can outgrow one machine; a search asks every part and merges their "

@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.db.sqlfiles import queries
 from app.errors import BadRequest, NotFound
-from app.ingest.models import MAX_VOLUME
+from app.ingest.models import MAX_VOLUME, StoredFloat
 from app.parts import find_collection
-from app.validation import CollectionName, FiniteFloat, Identifier, RuleMessages, parse_model
+from app.validation import CollectionName, Identifier, RuleMessages, parse_model
 
 MAX_UPDATES = 10_000
 
@@ -34,10 +34,10 @@ class SignalUpdate(BaseModel):
     )  # fmt: skip
 
     chunk_id: Identifier
-    volume: FiniteFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
-    confidence: FiniteFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
-    add_volume: FiniteFloat | None = Field(default=None, ge=-MAX_VOLUME, le=MAX_VOLUME)
-    signal: FiniteFloat | None = Field(default=None, ge=0, le=1)
+    volume: StoredFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
+    confidence: StoredFloat | None = Field(default=None, ge=0, le=MAX_VOLUME)
+    add_volume: StoredFloat | None = Field(default=None, ge=-MAX_VOLUME, le=MAX_VOLUME)
+    signal: StoredFloat | None = Field(default=None, ge=0, le=1)
 
     @model_validator(mode="after")
     def _something_to_do(self) -> SignalUpdate:

@@ -261,3 +261,33 @@ def test_an_id_with_a_c1_control_is_refused(client, run_id, control):
     doc = {"doc_id": f"{run_id}{control}x", "chunks": [{"chunk": "x", "embedding": VECTOR}]}
     r = client.post("/api/rag/documents", json=doc)
     assert r.status_code == 400 and r.json()["error"].startswith("doc_id must not contain control")
+
+
+@pytest.mark.parametrize("tiny", [1e-50, 1e-20, -1e-30])
+def test_a_number_too_small_for_its_float_is_stored_as_0(client, run_id, tiny):
+    """Before, 1e-50 as a signal, or 1e-20 as both volume and confidence (their product),
+    underflowed a 4-byte float: 400 "a number is out of the range it is stored in", naming
+    no field."""
+    doc_id = f"{run_id}-tiny"
+    chunk = {"chunk": "x", "embedding": VECTOR, "chunk_id": f"{doc_id}-0"}
+    small = {"volume": abs(tiny), "confidence": abs(tiny), "signal": abs(tiny)}
+    r = client.post("/api/rag/documents", json={"doc_id": doc_id, "chunks": [{**chunk, **small}]})
+    assert r.status_code == 200, r.text
+    for fields in ({"volume": abs(tiny), "confidence": abs(tiny)},
+                   {"add_volume": tiny, "signal": abs(tiny)}):  # fmt: skip
+        update = {"chunk_id": f"{doc_id}-0", **fields}
+        r = client.post("/api/rag/signals", json={"updates": [update]})
+        assert r.status_code == 200, r.text
+        state = r.json()["chunks"][0]
+        assert (state["volume"], state["confidence"], state["scale"]) == (0, 0, 0)
+    assert client.delete(f"/api/rag/documents/{doc_id}").status_code == 200
+
+
+@pytest.mark.parametrize("parts", [True, "2", 2.0])
+def test_a_count_must_be_a_json_integer(client, run_id, parts):
+    """Before, "parts": true made a collection of 1 part, and "2" or 2.0 one of 2."""
+    r = client.post("/api/rag/collections", json={"name": f"c{run_id}", "parts": parts})
+    assert r.status_code == 400 and r.json()["error"].startswith("parts must be an integer")
+    doc = {"doc_id": f"{run_id}-n", "text": "some words", "chunking": {"overlap_tokens": parts}}
+    r = client.post("/api/rag/documents", json=doc)
+    assert r.status_code == 400 and "chunking.overlap_tokens" in r.text, r.text
