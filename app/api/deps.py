@@ -4,6 +4,7 @@ the request body (read once, with a size limit)."""
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
@@ -210,7 +211,8 @@ async def _read_body(
             parts.append(part)
     except ClientDisconnect:  # gone mid-body, or dropped for stalling (app/api/protocol.py)
         raise ClientClosedRequest() from None
-    return b"".join(parts)
+    # a byte order mark (some Windows tools write one) may be ignored, as RFC 8259 allows
+    return b"".join(parts).removeprefix(codecs.BOM_UTF8)
 
 
 async def shared_writer(request: Request) -> Access:

@@ -291,3 +291,12 @@ def test_a_count_must_be_a_json_integer(client, run_id, parts):
     doc = {"doc_id": f"{run_id}-n", "text": "some words", "chunking": {"overlap_tokens": parts}}
     r = client.post("/api/rag/documents", json=doc)
     assert r.status_code == 400 and "chunking.overlap_tokens" in r.text, r.text
+
+
+def test_a_body_with_a_byte_order_mark_is_read(client):
+    """Before, a UTF-8 BOM (Windows tools write one) made any body "not valid JSON"."""
+    body = b"\xef\xbb\xbf" + json.dumps({"embedding": VECTOR, "k": 1}).encode()
+    r = client.post("/api/rag/search", content=body, headers=JSON_TYPE)
+    assert r.status_code == 200, r.text
+    r = client.post("/api/rag/search", content=b"\xef\xbb\xbf\xef\xbb\xbf{}", headers=JSON_TYPE)
+    assert r.status_code == 400 and "not valid JSON" in r.text  # one mark, not any number
