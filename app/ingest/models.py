@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.validation import (
     CollectionName,
@@ -32,11 +32,14 @@ MAX_VOLUME = 1e15
 MIN_VOLUME = 1e-15
 
 
-def _as_stored(value: float) -> float:
-    return 0.0 if abs(value) < MIN_VOLUME else value
+def _as_stored(value: object) -> object:
+    """(before the field's bounds: -1e-20 is 0 wherever 0 is allowed)"""
+    if isinstance(value, float) and abs(value) < MIN_VOLUME:
+        return 0.0
+    return value
 
 
-StoredFloat = Annotated[FiniteFloat, AfterValidator(_as_stored)]
+StoredFloat = Annotated[FiniteFloat, BeforeValidator(_as_stored)]
 
 
 def _fits_the_src_index(value: str) -> str:

@@ -1,10 +1,9 @@
 """Splitting a document's text into chunks of at most ``max_tokens`` model tokens.
 
 Structure first: every heading (and PDF page) starts a new chunk, and a chunk never spans
-two sections, but for a section holding nothing but its heading (a title straight above
-its first subheading): its heading goes on into the next section's chunk, under that
-section's path, where it fits (alone it would be a chunk saying nothing, and a text of
-headings alone would make a chunk of each).
+two sections, but for a section holding nothing but subsections (a title straight above
+its first subheading): its heading goes on into its first subsection's chunk, under that
+subsection's path, where it fits (alone it would be a chunk saying nothing).
 Blocks are packed whole into chunks while they fit; a block too large for one chunk is
 cut at blank lines, then lines, then (prose only) sentence ends, then spaces, and only
 then between tokens, so code and tables are cut at line ends and kept whole where they
@@ -143,48 +142,56 @@ class _Splitter:
                 units.append(_Unit(a, b, min(self.max, len(offsets) - first), kind, path))
         return units
 
-    def _overlap_start(self, piece: Piece) -> tuple[int, int] | None:
+    def _overlap_start(self, piece: Piece, floor: int) -> tuple[int, int] | None:
         """Where the next chunk of the section starts (up to ``overlap`` tokens before the
-        end of ``piece``, at a word's start) and how many tokens that takes."""
+        end of ``piece``, at a word's start, not before ``floor``: where the section's
+        text in the piece begins) and how many tokens that takes."""
         if not self.overlap:
             return None
         offsets = self.tokenizer.offsets(self.text[piece.start : piece.end])
         first = len(offsets) - min(self.overlap, len(offsets) - 1)
         while first < len(offsets):
             begin = piece.start + offsets[first][0]
-            if begin > piece.start and self.text[begin - 1].isspace():
+            at_a_word = self.text[begin - 1].isspace() and not self.text[begin].isspace()
+            if begin > max(piece.start, floor - 1) and at_a_word:
                 return begin, len(offsets) - first
             first += 1
         return None
 
     def pieces(self) -> Iterator[Piece]:
-        queue = deque(u for block in self.blocks for u in self.units(block))
+        units = _Units(u for block in self.blocks for u in self.units(block))
         chunk: list[_Unit] = []
         lead: tuple[int, int] | None = None  # the overlap the chunk starts with
-        while queue:
-            unit = queue.popleft()
-            used = sum(u.tokens for u in chunk) + (lead[1] if lead else 0)
-            fits = used + unit.tokens <= self.max
-            new_section = unit.opens_section or bool(chunk and unit.path != chunk[-1].path)
-            if chunk and (not fits or (new_section and not _headings_only(chunk))):
-                queue.appendleft(unit)
-                _hand_on_last_heading(chunk, queue)
-                piece = self._emit(chunk, lead, queue)
-                yield piece
-                same = not queue[0].opens_section and queue[0].path == piece.path
-                lead = self._overlap_start(piece) if same else None
-                if lead and lead[1] + queue[0].tokens > self.max:
-                    lead = None
-                chunk = []
-                continue
-            chunk.append(unit)
-        if chunk:
-            yield self._emit(chunk, lead, queue)
+        while (unit := units.take()) is not None or chunk:
+            if unit is not None:
+                used = sum(u.tokens for u in chunk) + (lead[1] if lead else 0)
+                goes_on = bool(chunk) and _goes_on(chunk, unit)
+                if not chunk or (goes_on and used + unit.tokens <= self.max):
+                    chunk.append(unit)
+                    continue
+                units.give_back(unit)
+                if goes_on:  # but does not fit: a run of headings leaves the last to it
+                    _hand_on_last_heading(chunk, units)
+            piece = self._emit(chunk, lead, units)
+            yield piece
+            lead = self._lead(piece, chunk, units.peek())
+            chunk = []
 
-    def _emit(self, chunk: list[_Unit], lead: tuple[int, int] | None, queue: deque[_Unit]) -> Piece:
+    def _lead(
+        self, piece: Piece, chunk: list[_Unit], following: _Unit | None
+    ) -> tuple[int, int] | None:
+        """The overlap the chunk after ``piece`` (made of ``chunk``) starts with: none
+        where a section starts, or where it would leave no room for the next unit."""
+        if following is None or following.opens_section or following.path != piece.path:
+            return None
+        floor = max((u.start for u in chunk if u.opens_section), default=piece.start)
+        lead = self._overlap_start(piece, floor)
+        return None if lead and lead[1] + following.tokens > self.max else lead
+
+    def _emit(self, chunk: list[_Unit], lead: tuple[int, int] | None, units: _Units) -> Piece:
         """The chunk as a piece, after checking its exact token count: over the limit (the
         counts of its parts need not add up), it gives up its overlap, then its last parts
-        (back to the queue)."""
+        (given back, to go next)."""
         while True:
             start = lead[0] if lead else chunk[0].start
             if self.count(start, chunk[-1].end) <= self.max:
@@ -192,35 +199,64 @@ class _Splitter:
             if lead:
                 lead = None
             elif len(chunk) > 1:
-                queue.appendleft(chunk.pop())
+                units.give_back(chunk.pop())
             else:
-                return self._cut_unit(chunk[0], queue)
+                return self._cut_unit(chunk[0], units)
 
-    def _cut_unit(self, unit: _Unit, queue: deque[_Unit]) -> Piece:
+    def _cut_unit(self, unit: _Unit, units: _Units) -> Piece:
         """The first ``max`` tokens of a unit whose text counts more on its own than it did
-        as part of its block; the rest goes back to the queue."""
+        as part of its block; the rest is given back."""
         offsets = self.tokenizer.offsets(self.text[unit.start : unit.end])
         end = unit.start + offsets[self.max - 1][1]
         rest = _trimmed(self.text, end, unit.end)
         if rest[1] > rest[0]:
             tokens = self.count(*rest)
-            queue.appendleft(_Unit(rest[0], rest[1], tokens, unit.kind, unit.path))
+            units.give_back(_Unit(rest[0], rest[1], tokens, unit.kind, unit.path))
         return Piece(unit.start, end, unit.path)
 
 
-def _headings_only(chunk: list[_Unit]) -> bool:
-    return all(unit.kind == "heading" for unit in chunk)
+class _Units:
+    """The text's units in order, each made when it is needed (a text refused for its
+    chunks' count is not read to its end); units given back go first."""
+
+    def __init__(self, made: Iterator[_Unit]) -> None:
+        self.made = made
+        self.back: deque[_Unit] = deque()
+
+    def take(self) -> _Unit | None:
+        return self.back.popleft() if self.back else next(self.made, None)
+
+    def peek(self) -> _Unit | None:
+        if not self.back and (unit := next(self.made, None)) is not None:
+            self.back.append(unit)
+        return self.back[0] if self.back else None
+
+    def give_back(self, unit: _Unit) -> None:
+        self.back.appendleft(unit)
 
 
-def _hand_on_last_heading(chunk: list[_Unit], queue: deque[_Unit]) -> None:
-    """A run of headings ended because the text under the last does not fit beside
-    them: that last heading goes back to open the next chunk, with its text."""
-    if not _headings_only(chunk):
+def _goes_on(chunk: list[_Unit], unit: _Unit) -> bool:
+    """Whether ``unit`` may join ``chunk``: in the same section, or opening a subsection
+    of a section that has nothing but its heading (a title straight above its first
+    subheading goes on with it)."""
+    last = chunk[-1].path
+    if not unit.opens_section and unit.path == last:
+        return True
+    headings_only = all(u.kind == "heading" for u in chunk)
+    return headings_only and len(unit.path) > len(last) and unit.path[: len(last)] == last
+
+
+def _hand_on_last_heading(chunk: list[_Unit], units: _Units) -> None:
+    """A run of headings that the text under the last does not fit beside: that last
+    heading is given back, to open the next chunk with its text."""
+    if any(u.kind != "heading" for u in chunk):
         return
     last = max(n for n, unit in enumerate(chunk) if n == 0 or unit.opens_section)
-    if last:
-        queue.extendleft(reversed(chunk[last:]))
-        del chunk[last:]
+    if last == 0:
+        return
+    for unit in reversed(chunk[last:]):
+        units.give_back(unit)
+    del chunk[last:]
 
 
 def split(parsed: Parsed, sizing: Sizing, most: int | None = None) -> list[Piece]:

@@ -23,6 +23,7 @@ BEFORE_0016 = [
     "DROP INDEX rag.chunks_collection_signal_idx",
     "DROP INDEX rag.chunks_collection_created_at_idx",
     "DROP INDEX rag.jobs_by_collection_idx",
+    "DROP INDEX rag.jobs_waiting_by_collection_idx",
     "ALTER TABLE rag.collections DROP CONSTRAINT collections_name_check",
     "ALTER TABLE rag.collections DROP COLUMN part_of",
     "ALTER TABLE rag.collections DROP COLUMN parts",
@@ -35,7 +36,8 @@ ADDED = """SELECT (SELECT count(*) FROM pg_attribute
                      AND attname IN ('parts', 'part_of') AND NOT attisdropped),
                   (SELECT count(*) FROM pg_class WHERE relname IN
                    ('chunks_collection_signal_idx', 'chunks_collection_created_at_idx',
-                    'documents_by_collection_idx', 'jobs_by_collection_idx')),
+                    'documents_by_collection_idx', 'jobs_by_collection_idx',
+                    'jobs_waiting_by_collection_idx')),
                   (SELECT count(*) FROM pg_class WHERE relname = 'documents_collection_idx'),
                   (SELECT version_num FROM alembic_version)"""
 
@@ -51,7 +53,7 @@ def test_the_newest_migrations_upgrade_a_distributed_cluster(citus_install: PgIn
             assert conn.execute(ADDED).fetchone() == (0, 0, 1, "0015")
         upgrade(local.url, local.settings)
         with psycopg.connect(local.url, autocommit=True) as conn:
-            assert conn.execute(ADDED).fetchone() == (2, 4, 0, head_revision())
+            assert conn.execute(ADDED).fetchone() == (2, 5, 0, head_revision())
             made = conn.execute("SELECT parts FROM api.create_collection('after', '', 2)")
             assert made.fetchone() == (2,)
     finally:

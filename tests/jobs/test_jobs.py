@@ -275,3 +275,11 @@ def test_upload_options_are_read_as_a_json_body_is(client, run_id):
                     data={"options": options})  # fmt: skip
     assert r.status_code == 400 and "64 bits" in r.json()["error"], r.text
     assert client.get(f"/api/rag/documents/{run_id}/n.md").status_code == 404
+
+
+def test_upload_options_may_start_with_a_byte_order_mark(client, run_id):
+    options = f'\ufeff{{"doc_id_prefix": "{run_id}/", "tags": ["bom"]}}'
+    r = client.post("/api/rag/documents/upload", files=_files(("b.md", b"# B\n\nText.\n")),
+                    data={"options": options})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/rag/documents/{run_id}/b.md").json()["tags"] == ["bom"]

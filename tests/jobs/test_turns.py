@@ -4,12 +4,15 @@ without end."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 
 import psycopg
 import pytest
 
 from app.db.sqlfiles import queries
+from app.errors import Throttled
+from app.jobs.store import NewItem, create_job
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "0",
                "RAG_MAX_JOBS_PER_COLLECTION": "2"}  # fmt: skip
@@ -114,3 +117,29 @@ def test_a_collection_has_a_bounded_queue(client, run_id):
     assert post(_document(mine, "d2")).status_code == 202  # a place is free again
     listed = client.get("/api/rag/jobs", params={"collection": mine}).json()["jobs"]
     assert sorted(job["status"] for job in listed) == ["cancelled", "queued", "queued"]
+
+
+async def _slow(data: bytes) -> AsyncIterator[bytes]:
+    await asyncio.sleep(0.3)  # every request's job is queued but not committed yet
+    yield data
+
+
+async def _queue_at_once(url: str, collection: int, requests: int, most: int) -> list[bool]:
+    async def one() -> bool:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            item = NewItem("d", "application/json", 2, _slow(b"{}"))
+            try:
+                await create_job(conn, "ingest", collection, [item], most_waiting=most)
+            except Throttled:
+                return False
+            return True
+
+    return list(await asyncio.gather(*(one() for _ in range(requests))))
+
+
+def test_concurrent_requests_cannot_pass_the_queue_bound_together(db_url, queue):
+    collection = _collection(queue, "turns_race")
+    queued = asyncio.run(_queue_at_once(db_url, collection, requests=8, most=3))
+    assert queued.count(True) == 3
+    waiting = "SELECT count(*) FROM rag.jobs WHERE collection_id = %s"
+    assert queue.execute(waiting, (collection,)).fetchone() == (3,)

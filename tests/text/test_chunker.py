@@ -42,7 +42,25 @@ LONG_LINE = st.integers(50, 400).map(lambda n: " ".join(["word"] * n))
 BLOCKS = st.lists(st.one_of(PARAGRAPH, HEADING, FENCE, TABLE, LONG_LINE), min_size=1, max_size=25)
 DOCUMENT = BLOCKS.map("\n\n".join)
 
-TOKENIZERS = {"words": WordTokenizer()}
+
+class LineTokenizer:
+    """Words, marks and each line end: byte-level BPE tokenizers (RoBERTa's family) count
+    line ends too, so a chunk's text can count more than its parts did."""
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in re.finditer(r"\w+|[^\w\s]|\n", text)]
+
+
+class CountingTokenizer(WordTokenizer):
+    def __init__(self) -> None:
+        self.read = 0
+
+    def offsets(self, text: str) -> list[tuple[int, int]]:
+        self.read += len(text)
+        return super().offsets(text)
+
+
+TOKENIZERS = {"words": WordTokenizer(), "lines": LineTokenizer()}
 _file, _ = model_files(model_source(local_default()))
 if _file:
     TOKENIZERS["minilm"] = tokenizer_at(_file)
@@ -132,13 +150,36 @@ def test_a_heading_with_no_text_of_its_own_goes_on_into_the_next_chunk():
     assert [p.path for p in pieces] == [("Guide", "Install"), ("Guide", "Use")]
 
 
-def test_headings_alone_fill_chunks_rather_than_make_one_each():
-    """Before, 20,000 headings made 20,000 chunks (and as many vectors to embed)."""
-    text = "# h\n" * 20_000
-    sizing = Sizing(WordTokenizer(), 200, 20)
-    pieces = split(parse_markdown(text), sizing)
-    assert len(pieces) < 250  # 2 words a heading, 200 a chunk: about 200
-    _check(text, pieces, sizing)
+def test_an_empty_heading_does_not_go_on_into_a_section_not_its_own():
+    text = "# A\n\nText of a.\n\n## Notes\n\n# B\n\nText of b."
+    pieces = split(parse_markdown(text), Sizing(WordTokenizer(), 40, 0))
+    assert [(text[p.start : p.end], p.path) for p in pieces] == [
+        ("# A\n\nText of a.", ("A",)), ("## Notes", ("A", "Notes")),
+        ("# B\n\nText of b.", ("B",))]  # fmt: skip
+
+
+def test_no_text_is_lost_where_line_ends_count():
+    """Before, the last chunk's units handed back (its text counting more than its parts)
+    were never emitted: here "## FAQ" was lost."""
+    text = "# Guide\n\n## Install\n\n## Use\n\n## FAQ"
+    sizing = Sizing(LineTokenizer(), 12, 0)
+    _check(text, split(parse_markdown(text), sizing), sizing)
+
+
+def test_an_overlap_stays_in_its_section():
+    text = "# Guide\n\n## Install\n\nRun.\n\n" + "word " * 12
+    pieces = split(parse_markdown(text), Sizing(WordTokenizer(), 8, 7))
+    install = text.index("## Install")
+    assert all(p.start >= install for p in pieces[1:])
+    assert pieces[1].start < pieces[0].end  # it does overlap, within the section
+
+
+def test_a_text_refused_for_its_chunks_is_not_read_to_its_end():
+    tokenizer = CountingTokenizer()
+    text = "\n\n".join(f"Paragraph {n} says something." for n in range(20_000))
+    with pytest.raises(TooManyPieces):
+        split(parse_plain(text), Sizing(tokenizer, 8, 0), most=10)
+    assert tokenizer.read < len(text) / 100
 
 
 def test_a_heading_whose_next_section_does_not_fit_beside_it_stays_alone():

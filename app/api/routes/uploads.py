@@ -58,7 +58,7 @@ def _defaults(form_value: Any, collection: str) -> FileDefaults:
         raise BadRequest("options must be a JSON object (a form field, not a file)",
                          field="options")  # fmt: skip
     try:  # parsed as a JSON body is: an integer past 64 bits is kept, to be refused by name
-        given = from_json(form_value)
+        given = from_json(form_value.removeprefix("\ufeff"))  # a byte order mark, as a body's
     except ValueError:
         raise BadRequest("options must be a JSON object", field="options") from None
     if not isinstance(given, dict):
