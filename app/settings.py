@@ -16,6 +16,7 @@ import platformdirs
 from pydantic import (
     AliasChoices,
     BaseModel,
+    ConfigDict,
     Field,
     SecretStr,
     field_validator,
@@ -28,6 +29,8 @@ from app.validation import NAME_PATTERN, CollectionName
 
 class KeyGrant(BaseModel):
     """One RAG_COLLECTION_KEYS entry: the collections a key may use, and whether it writes."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt field must not go unnoticed
 
     collections: list[CollectionName] = Field(min_length=1)
     write: bool = False

@@ -108,3 +108,12 @@ def test_blend_orders_by_the_weighted_sum_and_keeps_each_stage_score():
     assert [row["chunk_id"] for row in blended] == ["b", "c", "a"]  # ties by chunk_id
     assert blended[0]["final_score"] == pytest.approx(0.7)
     assert blended[2]["initial_score"] == 0.9 and blended[2]["reranker_score"] == 0.1
+
+
+def test_a_collection_key_with_a_field_it_does_not_know_is_refused():
+    """Before, {"scope": "write"} (for "write": true) was dropped: the key started as a
+    read-only one and every write it sent got 403."""
+    with pytest.raises(ValueError, match="scope"):
+        Settings(collection_keys={"k": {"collections": ["ts"], "scope": "write"}})  # type: ignore[call-arg]
+    granted = Settings(collection_keys={"k": {"collections": ["ts"], "write": True}})  # type: ignore[call-arg]
+    assert granted.collection_keys["k"].write

@@ -150,8 +150,10 @@ async def document_body(request: Request) -> AsyncIterator[bytes]:
 
 class BodyBudget:
     """The bytes of document bodies the service holds at once. A body that would pass the
-    limit is refused (503 with Retry-After) as soon as its size (declared, or read so far)
-    says so: a few large documents at once cannot take the memory of the machine."""
+    limit is refused (503 with Retry-After) as soon as the bytes read so far say so: a few
+    large documents at once cannot take the memory of the machine. Only bytes received
+    count (a declared Content-Length is a promise: a client trickling a body that declares
+    64 MiB held the whole budget, and every tenant's writes were refused)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -197,8 +199,6 @@ async def _read_body(
     expected = int(declared) if declared and declared.isdigit() else None
     if expected is not None and expected > limit:
         raise too_large
-    if take is not None and expected is not None:
-        take(expected)
     parts: list[bytes] = []
     size = 0
     try:
@@ -206,7 +206,7 @@ async def _read_body(
             size += len(part)
             if size > limit:
                 raise too_large
-            if take is not None and expected is None:
+            if take is not None:
                 take(len(part))
             parts.append(part)
     except ClientDisconnect:  # gone mid-body, or dropped for stalling (app/api/protocol.py)

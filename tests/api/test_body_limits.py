@@ -5,7 +5,9 @@ it was."""
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -130,3 +132,22 @@ def test_a_50_mb_search_leaves_the_service_memory_as_it_was(own_db, chunked):
         assert grown < 20
     finally:
         service.stop()
+
+
+def test_a_trickling_body_holds_only_the_bytes_it_sent(limited):
+    """Before, the declared Content-Length was taken from the budget at once: two
+    connections declaring 2 MB each, sending a few bytes, refused every tenant's writes
+    (503) for as long as they trickled."""
+    url = httpx.URL(limited.base_url)
+    head = (b"POST /api/rag/documents HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"doc_id\"")  # fmt: skip
+    trickles = [socket.create_connection((url.host, url.port)) for _ in range(2)]
+    try:
+        for trickle in trickles:
+            trickle.sendall(head % (2 * MB - 1))
+        time.sleep(0.5)  # both bodies begun
+        r = _post(limited, "/api/rag/documents", _document("beside", 1900 * KB), False)
+        assert r.status_code == 200, r.text
+    finally:
+        for trickle in trickles:
+            trickle.close()
