@@ -74,7 +74,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         parts.push_async_callback(embedders.close)
         async with database.connection() as conn:
             await warm_up(settings, conn)  # ready: the first search does not wait for a model
-        app.state.jobs = JobWorkers(settings, database.connection, JOB_HANDLERS)
+        shares: Shares = app.state.shares
+        app.state.jobs = JobWorkers(settings, database.connection, JOB_HANDLERS,
+                                    lambda name: shares.hold(None, name, patient=True))  # fmt: skip
         parts.push_async_callback(app.state.jobs.stop)
         await app.state.jobs.start()
         yield

@@ -34,10 +34,12 @@ class Shares:
     _slots: dict[tuple[str, str], _Slots] = field(default_factory=dict)
 
     @asynccontextmanager
-    async def hold(self, key: str | None, collection: str) -> AsyncIterator[None]:
+    async def hold(
+        self, key: str | None, collection: str, patient: bool = False
+    ) -> AsyncIterator[None]:
         """A slot of ``key`` (None: open mode, no key) and one of ``collection``, for the
-        duration of the block (else 429)."""
-        deadline = asyncio.get_running_loop().time() + self.wait
+        duration of the block (else 429; ``patient``, a job's: waits as long as it takes)."""
+        deadline = None if patient else asyncio.get_running_loop().time() + self.wait
         async with AsyncExitStack() as held:
             if key is not None:
                 await held.enter_async_context(self._slot(("key", key), deadline))
@@ -48,7 +50,7 @@ class Shares:
         return self.per_key if kind == "key" else self.per_collection
 
     @asynccontextmanager
-    async def _slot(self, name: tuple[str, str], deadline: float) -> AsyncIterator[None]:
+    async def _slot(self, name: tuple[str, str], deadline: float | None) -> AsyncIterator[None]:
         kind, _ = name
         slots = self._slots.setdefault(name, _Slots(asyncio.Semaphore(self._limit(kind))))
         slots.users += 1

@@ -26,10 +26,11 @@ class Patience:
 
     retries: int | None  # None: the embedder's own setting
     max_wait: float  # seconds, one wait between tries
+    background: bool = False  # a job's: a request waiting for the same model goes first
 
 
 REQUEST = Patience(retries=1, max_wait=2.0)
-JOB = Patience(retries=None, max_wait=60.0)
+JOB = Patience(retries=None, max_wait=60.0, background=True)
 
 
 class Tokenizer(Protocol):

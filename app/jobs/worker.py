@@ -16,7 +16,7 @@ import contextlib
 import logging
 import os
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +39,7 @@ from app.settings import Settings
 log = logging.getLogger("ragsearch")
 
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+Share = Callable[[str], AbstractAsyncContextManager[None]]  # a slot of a collection's share
 IDLE_POLL = 1.0
 MAX_ATTEMPTS = 5  # a job that failed in passing this often fails at the next
 REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
@@ -138,10 +139,14 @@ async def _set_within(event: asyncio.Event, seconds: float) -> bool:
 
 
 class JobWorkers:
-    def __init__(self, settings: Settings, connect: Connect, handlers: dict[str, Handler]) -> None:
+    def __init__(
+        self, settings: Settings, connect: Connect, handlers: dict[str, Handler],
+        share: Share | None = None,
+    ) -> None:  # fmt: skip
         self.settings = settings
         self.connect = connect
         self.handlers = handlers
+        self.share = share
         self.name = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._tasks: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
@@ -184,9 +189,32 @@ class JobWorkers:
             row = await cursor.fetchone()
         if row is None:
             return None
+        connect = await self._connect_for(row["collection_id"])
         return RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
-                          row["params"], self.settings, self.connect,
+                          row["params"], self.settings, connect,
                           attempts=row["attempts"])  # fmt: skip
+
+    async def _connect_for(self, collection_id: int | None) -> Connect:
+        """How a job's handler connects: within its collection's share of the pool, as its
+        requests do (app/api/shares.py), so a tenant's job and searches together leave
+        connections for the others (before, a job's connection came on top of the share,
+        and one job with the tenant's searches held the whole pool)."""
+        share = self.share
+        if share is None or collection_id is None:
+            return self.connect
+        async with self.connect() as conn:
+            cursor = await conn.execute(queries("jobs").collection_name, {"id": collection_id})
+            row = await cursor.fetchone()
+        if row is None:
+            return self.connect
+        name, connect = str(row[0]), self.connect
+
+        @contextlib.asynccontextmanager
+        async def shared() -> AsyncIterator[AsyncConnection]:
+            async with share(name), connect() as conn:
+                yield conn
+
+        return shared
 
     async def _heartbeat(self, job: RunningJob, finished: asyncio.Event) -> None:
         """Until the job's handler returns: its progress written, its lease renewed and

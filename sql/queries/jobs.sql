@@ -52,6 +52,9 @@ SELECT pg_advisory_xact_lock(hashtext('ragsearch.jobs'), %(collection)s);
 SELECT count(*) FROM rag.jobs
 WHERE collection_id = %(collection)s AND status IN ('queued', 'running');
 
+-- name: collection_name
+SELECT name FROM rag.collections WHERE id = %(id)s;
+
 -- name: renew_lease
 -- The worker still holds the job: its lease runs on; answers whether to stop.
 UPDATE rag.jobs

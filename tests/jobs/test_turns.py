@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 import psycopg
 import pytest
 
+from app.api.shares import Shares
 from app.db.sqlfiles import queries
 from app.errors import Throttled
 from app.jobs.store import NewItem, create_job
+from app.jobs.worker import JobWorkers
+from conftest import settings_for_tests
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "0",
                "RAG_MAX_JOBS_PER_COLLECTION": "2"}  # fmt: skip
@@ -143,3 +147,41 @@ def test_concurrent_requests_cannot_pass_the_queue_bound_together(db_url, queue)
     assert queued.count(True) == 3
     waiting = "SELECT count(*) FROM rag.jobs WHERE collection_id = %s"
     assert queue.execute(waiting, (collection,)).fetchone() == (3,)
+
+
+async def _a_jobs_connection_waits_for_its_collections_share(url: str, collection: int) -> None:
+    shares = Shares(per_key=4, per_collection=1, wait=0.2)
+
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[psycopg.AsyncConnection]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            yield conn
+
+    workers = JobWorkers(settings_for_tests(), connect, {},
+                         lambda name: shares.hold(None, name, patient=True))  # fmt: skip
+    job_connect = await workers._connect_for(collection)
+    got = asyncio.Event()
+
+    async def job_item() -> None:
+        async with job_connect():
+            got.set()
+
+    async with shares.hold("tenant-key", "turns_share"):  # a request holds the one slot
+        item = asyncio.create_task(job_item())
+        await asyncio.sleep(0.5)  # past the requests' wait: the job's waits on
+        assert not got.is_set()
+        with pytest.raises(Throttled):  # and another request is refused, as before
+            async with shares.hold("other-key", "turns_share"):
+                pass
+    await asyncio.wait_for(item, 5)
+    assert got.is_set()
+    with pytest.raises(Throttled):  # while the job holds it, a request cannot have it
+        async with job_connect(), shares.hold("tenant-key", "turns_share"):
+            pass
+
+
+def test_a_jobs_connections_count_in_its_collections_share(db_url, queue):
+    """Before, a job's connection came on top of its collection's share: one job and the
+    tenant's own searches held the whole pool, and other tenants got 503."""
+    collection = _collection(queue, "turns_share")
+    asyncio.run(_a_jobs_connection_waits_for_its_collections_share(db_url, collection))
