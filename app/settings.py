@@ -161,6 +161,7 @@ class Settings(BaseSettings):
     sync_max_bytes: int = Field(default=1024 * 1024, ge=0)  # a larger upload runs as a job
     max_upload_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)  # one upload request
     max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)  # one file (unpacked)
+    max_upload_files: int = Field(default=10_000, ge=1)  # files of one upload, zips' members in
     job_workers: int = Field(default=2, ge=0, le=64)
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
     max_jobs_per_collection: int = Field(default=100, ge=1)  # queued or running at once

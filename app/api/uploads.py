@@ -16,7 +16,7 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import ClientDisconnect
 
 from app.errors import BadRequest, ClientClosedRequest, PayloadTooLarge, UnsupportedMediaType
-from app.ingest.archive import PIECE, Unpacked, members
+from app.ingest.archive import PIECE, Unpacked, members, too_many_files
 from app.settings import Settings
 from app.text.formats import type_of_file
 
@@ -104,4 +104,6 @@ def entries(uploads: list[UploadFile], settings: Settings) -> list[Entry]:
             )  # fmt: skip
         kind = type_of_file(name, upload.content_type)
         found.append(Entry(name, kind, upload.size or 0, partial(_upload_bytes, upload)))
+    if len(found) > settings.max_upload_files:
+        raise too_many_files(settings, f"this one holds {len(found):,}")
     return found

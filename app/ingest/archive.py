@@ -38,6 +38,15 @@ def _too_large(name: str, limit: int, setting: str) -> PayloadTooLarge:
                            file=name, limit=limit, setting=setting)  # fmt: skip
 
 
+def too_many_files(settings: Settings, found: str) -> PayloadTooLarge:
+    limit = settings.max_upload_files
+    return PayloadTooLarge(
+        f"files: an upload holds at most {limit:,} files, a zip archive's members counted "
+        f"(RAG_MAX_UPLOAD_FILES); {found}", field="files", limit=limit,
+        setting="RAG_MAX_UPLOAD_FILES",
+    )  # fmt: skip
+
+
 def members(
     archive: IO[bytes], name: str, settings: Settings
 ) -> tuple[zipfile.ZipFile, list[Member]]:
@@ -49,6 +58,8 @@ def members(
         raise BadRequest(
             f"{name}: not a zip archive that can be read ({error})", field="files"
         ) from None
+    if len(infos) > settings.max_upload_files:
+        raise too_many_files(settings, f"{name} holds {len(infos):,}")
     found, declared = [], 0
     for info in infos:
         if not _wanted(info):

@@ -19,6 +19,7 @@ SERVICE_ENV = {
     "RAG_EMBEDDER": "none", "RAG_JOB_LEASE_SECONDS": "3", "RAG_SYNC_EMBED_MAX_CHUNKS": "6",
     "RAG_MAX_FILE_BYTES": "300000", "RAG_MAX_UPLOAD_BYTES": "2000000",
     "RAG_SYNC_MAX_BYTES": "100000", "RAG_CHUNK_TOKENS": "24", "RAG_CHUNK_OVERLAP_TOKENS": "0",
+    "RAG_MAX_UPLOAD_FILES": "50",
 }  # fmt: skip
 
 
@@ -218,8 +219,11 @@ def test_a_zip_archive_is_a_document_per_file_it_holds(client, faults, run_id):
     ("members", "words"),
     [({"zeros.txt": b"\0" * 1_000_000}, "bomb.zip/zeros.txt: unpacks to more than 300000"),
      ({f"z{n}.txt": b"a" * 290_000 for n in range(8)}, "bomb.zip: unpacks to more than 2000000"),
-     ({"photo.png": b"\x89PNG"}, "holds no file of a kind")],
-    ids=["member past the file limit", "archive past the upload limit", "nothing to read"],
+     ({"photo.png": b"\x89PNG"}, "holds no file of a kind"),
+     ({f"m{n}.txt": b"x" for n in range(51)},
+      "an upload holds at most 50 files, a zip archive's members counted (RAG_MAX_UPLOAD_FILES)")],
+    ids=["member past the file limit", "archive past the upload limit", "nothing to read",
+         "too many members"],
 )  # fmt: skip
 def test_a_zip_bomb_is_refused_as_it_unpacks(client, run_id, members, words):
     archive = _zip(members)
@@ -283,3 +287,10 @@ def test_upload_options_may_start_with_a_byte_order_mark(client, run_id):
                     data={"options": options})  # fmt: skip
     assert r.status_code == 200, r.text
     assert client.get(f"/api/rag/documents/{run_id}/b.md").json()["tags"] == ["bom"]
+
+
+def test_an_upload_of_too_many_files_is_refused_before_any_is_read(client, run_id):
+    files = _files(*((f"f{n}.txt", b"words") for n in range(51)))
+    r = client.post("/api/rag/documents/upload", files=files)
+    assert r.status_code == 413 and "this one holds 51" in r.json()["error"], r.text
+    assert r.json()["setting"] == "RAG_MAX_UPLOAD_FILES"

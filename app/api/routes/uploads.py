@@ -3,6 +3,7 @@ each read by its type into a document of its own."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -95,7 +96,7 @@ async def upload_files(
     async with read_upload(request, settings) as form:
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
         defaults = _defaults(form.get("options"), collection)
-        files = entries(uploads, settings)
+        files = await asyncio.to_thread(entries, uploads, settings)  # a zip's directory
         total = sum(entry.size for entry in files)
         async with lease.connection(access, collection) as conn:
             await find_collection(conn, collection)  # unknown: the upload's 404, not each file's
