@@ -275,7 +275,8 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         return GatewayTimeout(
             "search_timeout",
             message="the database took longer than RAG_STATEMENT_TIMEOUT_MS to answer; "
-            "narrow the request (filters, k) or raise the limit",
+            "narrow the request (a search's filters or k; a write's chunks, in smaller "
+            "documents or requests) or raise the limit",
         )
     if isinstance(error, psycopg.errors.UniqueViolation):
         return Conflict("the request clashes with stored data (a name or id already taken)")
