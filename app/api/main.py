@@ -75,8 +75,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with database.connection() as conn:
             await warm_up(settings, conn)  # ready: the first search does not wait for a model
         shares: Shares = app.state.shares
-        app.state.jobs = JobWorkers(settings, database.connection, JOB_HANDLERS,
-                                    lambda name: shares.hold(None, name, patient=True))  # fmt: skip
+        app.state.jobs = JobWorkers(settings, database.connection, JOB_HANDLERS, shares.for_job)
         parts.push_async_callback(app.state.jobs.stop)
         await app.state.jobs.start()
         yield

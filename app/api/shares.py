@@ -34,12 +34,19 @@ class Shares:
     _slots: dict[tuple[str, str], _Slots] = field(default_factory=dict)
 
     @asynccontextmanager
-    async def hold(
-        self, key: str | None, collection: str, patient: bool = False
-    ) -> AsyncIterator[None]:
+    async def for_job(self, collection: str) -> AsyncIterator[None]:
+        """A job's connection: a slot of ``collection``, waited for as long as it takes,
+        and one of its jobs' own slots (one fewer than the collection's, at least one):
+        its jobs never hold every slot while its searches wait."""
+        async with self._slot(("jobs", collection), None), \
+                self._slot(("collection", collection), None):  # fmt: skip
+            yield
+
+    @asynccontextmanager
+    async def hold(self, key: str | None, collection: str) -> AsyncIterator[None]:
         """A slot of ``key`` (None: open mode, no key) and one of ``collection``, for the
-        duration of the block (else 429; ``patient``, a job's: waits as long as it takes)."""
-        deadline = None if patient else asyncio.get_running_loop().time() + self.wait
+        duration of the block (else 429)."""
+        deadline = asyncio.get_running_loop().time() + self.wait
         async with AsyncExitStack() as held:
             if key is not None:
                 await held.enter_async_context(self._slot(("key", key), deadline))
@@ -47,6 +54,8 @@ class Shares:
             yield
 
     def _limit(self, kind: str) -> int:
+        if kind == "jobs":
+            return max(1, self.per_collection - 1)
         return self.per_key if kind == "key" else self.per_collection
 
     @asynccontextmanager

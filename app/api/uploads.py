@@ -20,8 +20,6 @@ from app.ingest.archive import PIECE, Unpacked, members, too_many_files
 from app.settings import Settings
 from app.text.formats import type_of_file
 
-MAX_FILES = 10_000
-
 
 def _too_large(limit: int) -> PayloadTooLarge:
     return PayloadTooLarge(f"the upload is larger than {limit} bytes (RAG_MAX_UPLOAD_BYTES)",
@@ -49,11 +47,14 @@ async def read_upload(request: Request, settings: Settings) -> AsyncIterator[For
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
         raise _too_large(limit)
-    parser = MultiPartParser(request.headers, _counted(request, limit), max_files=MAX_FILES,
+    most = settings.max_upload_files
+    parser = MultiPartParser(request.headers, _counted(request, limit), max_files=most,
                              max_fields=100)  # fmt: skip
     try:
         form = await parser.parse()
     except MultiPartException as error:
+        if error.message.startswith("Too many files"):
+            raise too_many_files(settings, "this one holds more") from None
         raise BadRequest(f"the multipart body cannot be read: {error.message}") from None
     try:
         yield form

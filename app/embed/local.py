@@ -16,11 +16,12 @@ import importlib.util
 import json
 import os
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from app.errors import BadRequest, Unavailable
 from app.vectors import SpaceValue
 
 MODEL_LIBRARIES = ("torch", "sentence_transformers")
+R = TypeVar("R")
 
 
 def library_installed() -> bool:
@@ -97,8 +99,10 @@ def local_dimensions(folder: str) -> int | None:
 # Texts go to the model at most this many at a time (a turn of about a second here), and
 # a small call (a query) goes before a larger one waiting, a request's before a job's: a
 # query waits for one turn, not for a job's whole batch (256 texts: 10-20 s on 2 cores,
-# every tenant's queries held behind them).
+# every tenant's queries held behind them). A call passed over this many turns goes next
+# (a steady stream of queries never holds a job for ever).
 TURN_TEXTS = 16
+PASSED_OVER = 3
 
 
 def _rank(texts: int, background: bool) -> int:
@@ -107,27 +111,40 @@ def _rank(texts: int, background: bool) -> int:
 
 
 class Turns:
-    """One model call at a time; of those waiting, the lowest rank goes first."""
+    """One model call at a time in an event loop; of those waiting, the lowest rank goes
+    first, unless a higher one has been passed over PASSED_OVER times. Callers wait here,
+    not in a thread: only the call whose turn it is takes one."""
 
     def __init__(self) -> None:
-        self._changed = threading.Condition()
+        self._changed = asyncio.Condition()
         self._busy = False
         self._waiting = [0, 0, 0]  # by rank
+        self._passed = [0, 0, 0]  # turns given to a lower rank while this one waited
 
-    @contextmanager
-    def turn(self, rank: int) -> Iterator[None]:
-        with self._changed:
+    def _overdue(self, rank: int) -> bool:
+        return bool(self._waiting[rank]) and self._passed[rank] >= PASSED_OVER
+
+    def _may_go(self, rank: int) -> bool:
+        if self._busy or any(self._overdue(h) for h in range(rank + 1, len(self._waiting))):
+            return False
+        return not any(self._waiting[:rank]) or self._overdue(rank)
+
+    @asynccontextmanager
+    async def turn(self, rank: int) -> AsyncIterator[None]:
+        async with self._changed:
             self._waiting[rank] += 1
             try:
-                while self._busy or any(self._waiting[:rank]):
-                    self._changed.wait()
+                await self._changed.wait_for(lambda: self._may_go(rank))
             finally:
                 self._waiting[rank] -= 1
             self._busy = True
+            self._passed[rank] = 0
+            for higher in range(rank + 1, len(self._waiting)):
+                self._passed[higher] += bool(self._waiting[higher])
         try:
             yield
         finally:
-            with self._changed:
+            async with self._changed:
                 self._busy = False
                 self._changed.notify_all()
 
@@ -137,7 +154,8 @@ def _turns(texts: list[str]) -> list[list[str]]:
 
 
 class _LoadedModel:
-    """One sentence-transformers model; calls take turns (``Turns``)."""
+    """One sentence-transformers model: one call at a time (a lock, for callers in any
+    thread), and in an event loop its callers take turns (``Turns``)."""
 
     def __init__(self, source: str) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -147,33 +165,42 @@ class _LoadedModel:
 
         transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         self.model = SentenceTransformer(source, device="cpu")
-        self.turns = Turns()
+        self.lock = threading.Lock()
+        self._turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Turns] = (
+            weakref.WeakKeyDictionary()
+        )
         self.dims = _model_dims(self.model)
         self.max_tokens = int(self.model.max_seq_length)
 
-    def encode(
-        self, texts: list[str], batch_size: int, normalize: bool, background: bool = False
-    ) -> np.ndarray:
-        parts, rank = [], _rank(len(texts), background)
-        for part in _turns(texts):
-            with self.turns.turn(rank):
-                parts.append(np.asarray(self.model.encode(
-                    part, batch_size=batch_size, normalize_embeddings=normalize,
-                    convert_to_numpy=True, show_progress_bar=False,
-                ), dtype=np.float32))  # fmt: skip
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    def turns(self) -> Turns:
+        return self._turns.setdefault(asyncio.get_running_loop(), Turns())
 
-    def encode_tokens(
-        self, texts: list[str], batch_size: int, background: bool = False
-    ) -> list[np.ndarray]:
-        rows, rank = [], _rank(len(texts), background)
-        for part in _turns(texts):
-            with self.turns.turn(rank):
-                rows.extend(self.model.encode(
-                    part, batch_size=batch_size, output_value="token_embeddings",
-                    show_progress_bar=False,
-                ))  # fmt: skip
+    def encode(self, texts: list[str], batch_size: int, normalize: bool) -> np.ndarray:
+        with self.lock:
+            vectors = self.model.encode(
+                texts, batch_size=batch_size, normalize_embeddings=normalize,
+                convert_to_numpy=True, show_progress_bar=False,
+            )  # fmt: skip
+        return np.asarray(vectors, dtype=np.float32)
+
+    def encode_tokens(self, texts: list[str], batch_size: int) -> list[np.ndarray]:
+        with self.lock:
+            rows = self.model.encode(
+                texts, batch_size=batch_size, output_value="token_embeddings",
+                show_progress_bar=False,
+            )  # fmt: skip
         return [np.asarray(row.float().numpy(), dtype=np.float32) for row in rows]
+
+
+async def in_turns(
+    model: _LoadedModel, texts: list[str], background: bool, call: Callable[[list[str]], R]
+) -> list[R]:
+    """``call`` on the texts a turn at a time (in a thread, its turn come)."""
+    done, rank = [], _rank(len(texts), background)
+    for part in _turns(texts):
+        async with model.turns().turn(rank):
+            done.append(await asyncio.to_thread(call, part))
+    return done
 
 
 def _model_dims(model: Any) -> int:
@@ -235,8 +262,9 @@ class LocalEmbedder(DenseEncoding):
 
     async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray:
         model = await asyncio.to_thread(self._loaded)
-        rows = await asyncio.to_thread(model.encode, list(texts), self.config.batch_size,
-                                       self.config.normalize, patience.background)  # fmt: skip
+        parts = await in_turns(model, list(texts), patience.background, lambda part: (
+            model.encode(part, self.config.batch_size, self.config.normalize)))  # fmt: skip
+        rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return checked_vectors(self.space, rows, len(texts), self.dims)
 
 
@@ -255,8 +283,9 @@ class LocalTokenEmbedder(LocalEmbedder):
         self, texts: Sequence[str], patience: Patience = REQUEST
     ) -> list[SpaceValue | None]:
         model = await asyncio.to_thread(self._loaded)
-        rows = await asyncio.to_thread(model.encode_tokens, list(texts), self.config.batch_size,
-                                       patience.background)  # fmt: skip
+        parts = await in_turns(model, list(texts), patience.background, lambda part: (
+            model.encode_tokens(part, self.config.batch_size)))  # fmt: skip
+        rows = [row for part in parts for row in part]
         return [self._checked(row[: self.keep]) for row in rows]
 
     def _checked(self, tokens: np.ndarray) -> np.ndarray:

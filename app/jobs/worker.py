@@ -202,9 +202,12 @@ class JobWorkers:
         share = self.share
         if share is None or collection_id is None:
             return self.connect
-        async with self.connect() as conn:
-            cursor = await conn.execute(queries("jobs").collection_name, {"id": collection_id})
-            row = await cursor.fetchone()
+        try:
+            async with self.connect() as conn:
+                cursor = await conn.execute(queries("jobs").collection_name, {"id": collection_id})
+                row = await cursor.fetchone()
+        except (psycopg.Error, RagError, OSError):  # the job is held: run it, if unshared
+            return self.connect
         if row is None:
             return self.connect
         name, connect = str(row[0]), self.connect

@@ -26,7 +26,9 @@ from app.text.tokens import Tokenizer
 # A span this many characters per token of the limit is cut before it is counted (never
 # tokenizing a huge span at once).
 CHARS_PER_TOKEN = 16
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]»”’]*\s+")
+# a sentence's end: the blank after its mark and closing quotes or brackets (the group:
+# the cut is there, the closers stay with their sentence)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]»”’]*(\s+)")
 _SEPARATORS: dict[str, tuple[str | re.Pattern[str], ...]] = {
     "code": ("\n\n", "\n"),
     "table": ("\n\n", "\n"),
@@ -86,7 +88,7 @@ def _cut(
             found = text.find(separator, position, end)
     else:
         for match in separator.finditer(text, start, end):
-            spans.append((position, match.start()))
+            spans.append((position, match.start(match.lastindex or 0)))
             position = match.end()
     spans.append((position, end))
     return [s for s in (_trimmed(text, a, b) for a, b in spans) if s[1] > s[0]]

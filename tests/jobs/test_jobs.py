@@ -289,8 +289,10 @@ def test_upload_options_may_start_with_a_byte_order_mark(client, run_id):
     assert client.get(f"/api/rag/documents/{run_id}/b.md").json()["tags"] == ["bom"]
 
 
-def test_an_upload_of_too_many_files_is_refused_before_any_is_read(client, run_id):
-    files = _files(*((f"f{n}.txt", b"words") for n in range(51)))
+@pytest.mark.parametrize("count", [51, 80])
+def test_an_upload_of_too_many_files_is_refused_naming_the_setting(client, run_id, count):
+    files = _files(*((f"{run_id}-f{n}.txt", b"words") for n in range(count)))
     r = client.post("/api/rag/documents/upload", files=files)
-    assert r.status_code == 413 and "this one holds 51" in r.json()["error"], r.text
+    assert r.status_code == 413 and "at most 50 files" in r.json()["error"], r.text
     assert r.json()["setting"] == "RAG_MAX_UPLOAD_FILES"
+    assert client.get(f"/api/rag/documents/{run_id}-f0.txt").status_code == 404

@@ -157,8 +157,7 @@ async def _a_jobs_connection_waits_for_its_collections_share(url: str, collectio
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             yield conn
 
-    workers = JobWorkers(settings_for_tests(), connect, {},
-                         lambda name: shares.hold(None, name, patient=True))  # fmt: skip
+    workers = JobWorkers(settings_for_tests(), connect, {}, shares.for_job)
     job_connect = await workers._connect_for(collection)
     got = asyncio.Event()
 
@@ -185,3 +184,31 @@ def test_a_jobs_connections_count_in_its_collections_share(db_url, queue):
     tenant's own searches held the whole pool, and other tenants got 503."""
     collection = _collection(queue, "turns_share")
     asyncio.run(_a_jobs_connection_waits_for_its_collections_share(db_url, collection))
+
+
+async def _two_jobs_leave_a_slot_for_searches() -> None:
+    shares = Shares(per_key=4, per_collection=2, wait=0.2)
+    first_in, release = asyncio.Event(), asyncio.Event()
+
+    async def job(started: asyncio.Event) -> None:
+        async with shares.for_job("busy"):
+            started.set()
+            await release.wait()
+
+    second_in = asyncio.Event()
+    first = asyncio.create_task(job(first_in))
+    await first_in.wait()
+    second = asyncio.create_task(job(second_in))
+    await asyncio.sleep(0.3)
+    assert not second_in.is_set()  # the collection's jobs have one slot fewer than it
+    async with shares.hold("tenant-key", "busy"):  # so a search still has one
+        pass
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, second), 5)
+    assert second_in.is_set()
+
+
+def test_a_collections_jobs_leave_its_searches_a_slot():
+    """With workers as many as a collection's slots, its jobs took them all and its own
+    searches got 429 for the whole ingest."""
+    asyncio.run(_two_jobs_leave_a_slot_for_searches())

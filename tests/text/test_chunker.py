@@ -196,3 +196,12 @@ def test_a_text_is_refused_once_it_makes_more_chunks_than_allowed():
     assert len(split(parse_plain(text), sizing, most=125)) == 125
     with pytest.raises(TooManyPieces, match="more than 124 chunks"):
         split(parse_plain(text), sizing, most=124)
+
+
+def test_a_sentence_keeps_its_closing_quote_where_the_text_is_cut_after_it():
+    """Before, a cut at a sentence's end left the closing quote or bracket in no chunk."""
+    text = 'He said "Stop right now." Then the others left, all of them, at once. (Yes.) Done.'
+    sizing = Sizing(WordTokenizer(), 8, 0)
+    pieces = split(parse_plain(text), sizing)
+    _check(text, pieces, sizing)
+    assert text[pieces[0].start : pieces[0].end] == 'He said "Stop right now."'
