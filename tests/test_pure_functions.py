@@ -4,11 +4,14 @@ answer parsing, stage weights and blend."""
 
 from __future__ import annotations
 
+import io
 import math
+import zipfile
 
 import numpy as np
 import pytest
 
+from app.ingest.archive import directory_bytes
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import _scores, _unit, blend, stage_weights
 from app.search.diversity import mmr_order, unit_rows
@@ -117,3 +120,16 @@ def test_a_collection_key_with_a_field_it_does_not_know_is_refused():
         Settings(collection_keys={"k": {"collections": ["ts"], "scope": "write"}})  # type: ignore[call-arg]
     granted = Settings(collection_keys={"k": {"collections": ["ts"], "write": True}})  # type: ignore[call-arg]
     assert granted.collection_keys["k"].write
+
+
+@pytest.mark.parametrize("members", [10, 70_000])  # past 65,535: zip64's end records
+def test_a_zips_directory_size_is_read_from_its_end_record(members):
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as out:
+        for n in range(members):
+            out.writestr(f"d/{n}.txt", "x")
+    entries = zipfile.ZipFile(archive).infolist()
+    expected = sum(46 + len(i.filename.encode()) + len(i.extra) + len(i.comment) for i in entries)
+    assert directory_bytes(archive) == expected
+    assert archive.tell() == 0
+    assert directory_bytes(io.BytesIO(b"not a zip at all")) is None

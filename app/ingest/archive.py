@@ -47,10 +47,41 @@ def too_many_files(settings: Settings, found: str) -> PayloadTooLarge:
     )  # fmt: skip
 
 
+# A member's entry in the directory: 46 bytes and its name (here up to 512 bytes). The
+# directory is read whole, as its end record declares, before any member is counted: an
+# archive whose directory passes RAG_MAX_UPLOAD_FILES such entries is refused unread.
+ENTRY_BYTES = 46 + 512
+END_RECORD, END_RECORD_64, LOCATOR_64 = b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07"
+
+
+def directory_bytes(archive: IO[bytes]) -> int | None:
+    """The size of the archive's directory, as its end record declares it (None: no end
+    record, which the zip reader then reports)."""
+    size = archive.seek(0, 2)
+    start = max(0, size - 22 - 65_535)  # the record, and a comment of up to 64 KiB
+    archive.seek(start)
+    tail = archive.read()
+    archive.seek(0)
+    at = tail.rfind(END_RECORD)
+    if at < 0 or at + 22 > len(tail):
+        return None
+    declared = int.from_bytes(tail[at + 12 : at + 16], "little")
+    locator = tail.rfind(LOCATOR_64, 0, at)
+    if declared != 0xFFFFFFFF or locator < 0 or locator + 20 > len(tail):
+        return declared
+    archive.seek(int.from_bytes(tail[locator + 8 : locator + 16], "little"))
+    record = archive.read(56)
+    archive.seek(0)
+    return int.from_bytes(record[40:48], "little") if record[:4] == END_RECORD_64 else None
+
+
 def members(
     archive: IO[bytes], name: str, settings: Settings
 ) -> tuple[zipfile.ZipFile, list[Member]]:
     """The archive opened, and the members to read (415 if none is of a kind it reads)."""
+    directory = directory_bytes(archive)
+    if directory is not None and directory > settings.max_upload_files * ENTRY_BYTES:
+        raise too_many_files(settings, f"{name}'s directory alone is {directory:,} bytes")
     try:
         opened = zipfile.ZipFile(archive)
         infos = opened.infolist()

@@ -221,9 +221,10 @@ def test_a_zip_archive_is_a_document_per_file_it_holds(client, faults, run_id):
      ({f"z{n}.txt": b"a" * 290_000 for n in range(8)}, "bomb.zip: unpacks to more than 2000000"),
      ({"photo.png": b"\x89PNG"}, "holds no file of a kind"),
      ({f"m{n}.txt": b"x" for n in range(51)},
-      "an upload holds at most 50 files, a zip archive's members counted (RAG_MAX_UPLOAD_FILES)")],
+      "an upload holds at most 50 files, a zip archive's members counted (RAG_MAX_UPLOAD_FILES)"),
+     ({f"{'n' * 60}{n}.txt": b"x" for n in range(400)}, "bomb.zip's directory alone is")],
     ids=["member past the file limit", "archive past the upload limit", "nothing to read",
-         "too many members"],
+         "too many members", "a directory too large to read"],
 )  # fmt: skip
 def test_a_zip_bomb_is_refused_as_it_unpacks(client, run_id, members, words):
     archive = _zip(members)
