@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Header, Request
@@ -15,6 +16,7 @@ from starlette.requests import ClientDisconnect
 
 from app.api.shares import Shares
 from app.auth import Access, Scope, check_access
+from app.db.connect import Connect
 from app.db.replicas import PRIMARY, ReplicaSet
 from app.errors import (
     BadRequest,
@@ -35,9 +37,20 @@ async def get_settings(request: Request) -> Settings:
 
 
 async def db(request: Request) -> AsyncIterator[AsyncConnection]:
-    """A connection to the primary (writes, and reads that must see them)."""
-    async with request.app.state.database.connection() as conn:
+    """A connection to the primary (writes, and reads that must see them), within a slot
+    of the caller's key (work on no one collection; a collection's takes a Lease)."""
+    async with _key_slot(request), request.app.state.database.connection() as conn:
         yield conn
+
+
+def _key_slot(request: Request) -> AbstractAsyncContextManager[None]:
+    """A slot of the caller's key (app/api/shares.py): however many listings one key
+    sends, a connection stays free for the others. The route's own dependency checks
+    the key's scope; an unknown key is a 401 here as there."""
+    settings: Settings = request.app.state.settings
+    access = check_access(settings, request.headers.get("authorization"), Scope.READ)
+    shares: Shares = request.app.state.shares
+    return shares.hold_key(access.key)
 
 
 ConsistencyHeader = Annotated[
@@ -55,8 +68,9 @@ async def read_db(
     request: Request, consistency: ConsistencyHeader = None
 ) -> AsyncIterator[AsyncConnection]:
     """A connection for a read: a replica in rotation (app/db/replicas.py), or the primary
-    when there is none or the request says ``X-Consistency: primary``."""
-    async with _read_connection(request, consistency) as conn:
+    when there is none or the request says ``X-Consistency: primary``; within a slot of
+    the caller's key, as ``db``."""
+    async with _key_slot(request), _read_connection(request, consistency) as conn:
         yield conn
 
 
@@ -92,20 +106,32 @@ class Lease:
     @asynccontextmanager
     async def connection(self, access: Access, collection: str) -> AsyncIterator[AsyncConnection]:
         """A connection for ``collection``, if ``access`` may use it (else 403)."""
+        async with self.held(access, collection) as connect, connect() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def held(self, access: Access, collection: str) -> AsyncIterator[Connect]:
+        """The caller's slots for ``collection`` (403 if ``access`` may not use it) for the
+        block, and connections taken within them as the work needs them: work that waits
+        on an embedder between its statements holds no connection meanwhile."""
         shares: Shares = self.request.app.state.shares
         async with shares.hold(access.key, access.collection(collection)):
-            try:
-                if self.read:
-                    async with _read_connection(self.request, self.consistency) as conn:
-                        yield conn
-                else:
-                    async with self.request.app.state.database.connection() as conn:
-                        yield conn
-            except Unavailable as error:
-                worker = error.extra.get("unreachable")
-                if worker is None:
-                    raise
-                raise worker_unavailable(worker, collection) from error
+            yield partial(self._connect, collection)
+
+    @asynccontextmanager
+    async def _connect(self, collection: str) -> AsyncIterator[AsyncConnection]:
+        try:
+            if self.read:
+                async with _read_connection(self.request, self.consistency) as conn:
+                    yield conn
+            else:
+                async with self.request.app.state.database.connection() as conn:
+                    yield conn
+        except Unavailable as error:
+            worker = error.extra.get("unreachable")
+            if worker is None:
+                raise
+            raise worker_unavailable(worker, collection) from error
 
 
 async def reads(request: Request, consistency: ConsistencyHeader = None) -> Lease:

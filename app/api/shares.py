@@ -7,7 +7,9 @@ So a request that works on a collection first takes a slot of its key
 (RAG_KEY_CONCURRENCY) and of its collection (RAG_COLLECTION_CONCURRENCY), both below the
 pool size by default: whoever floods, a connection stays free for the others. A request
 that finds its key's or its collection's slots all taken waits for one as long as it
-would wait for a connection (RAG_POOL_TIMEOUT), then gets 429 with Retry-After.
+would wait for a connection (RAG_POOL_TIMEOUT), then gets 429 with Retry-After. Work on
+no one collection (jobs, collections, spaces, profiles listed or changed) takes a slot of
+its key alone.
 """
 
 from __future__ import annotations
@@ -47,10 +49,21 @@ class Shares:
         """A slot of ``key`` (None: open mode, no key) and one of ``collection``, for the
         duration of the block (else 429)."""
         deadline = asyncio.get_running_loop().time() + self.wait
+        async with self._key(key, deadline), self._slot(("collection", collection), deadline):
+            yield
+
+    @asynccontextmanager
+    async def hold_key(self, key: str | None) -> AsyncIterator[None]:
+        """A slot of ``key`` alone, for work on no one collection (the jobs, collections,
+        spaces and profiles listed or changed)."""
+        async with self._key(key, asyncio.get_running_loop().time() + self.wait):
+            yield
+
+    @asynccontextmanager
+    async def _key(self, key: str | None, deadline: float) -> AsyncIterator[None]:
         async with AsyncExitStack() as held:
             if key is not None:
                 await held.enter_async_context(self._slot(("key", key), deadline))
-            await held.enter_async_context(self._slot(("collection", collection), deadline))
             yield
 
     def _limit(self, kind: str) -> int:

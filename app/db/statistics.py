@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager, suppress
+from contextlib import suppress
 
 import psycopg
-from psycopg import AsyncConnection
 
+from app.db.connect import Connect
 from app.db.sqlfiles import queries
 from app.errors import RagError
 from app.settings import Settings
@@ -23,8 +22,6 @@ from app.settings import Settings
 log = logging.getLogger("ragsearch")
 
 PAUSE = 1.0  # seconds between two rounds of checks
-
-Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 
 
 class StatisticsKeeper:

@@ -32,6 +32,7 @@ from typing import Any
 from psycopg import AsyncConnection, sql
 from tqdm import tqdm
 
+from app.db.connect import reusing
 from app.db.locks import BULK
 from app.db.pool import configure_connection
 from app.db.runtime import DatabaseRuntime
@@ -120,7 +121,7 @@ class BatchWriter:
     async def store(self, batch: ParsedBatch) -> None:
         progress = {"file": self.key, "bytes": batch.offset, "lines": batch.line}
         counts = await fill_vectors(
-            self.conn, batch.docs, self.spaces, self.settings, JOB, self.on_embedded
+            reusing(self.conn), batch.docs, self.spaces, self.settings, JOB, self.on_embedded
         )
         self.embedded += counts.embedded
         async with self.conn.transaction():

@@ -17,8 +17,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from psycopg import AsyncConnection
-
+from app.db.connect import Connect
 from app.db.sqlfiles import queries
 from app.embed.base import REQUEST, Embedder, Patience
 from app.embed.config import EmbedderConfig
@@ -68,18 +67,20 @@ def cache_hash(collection: int, text: str) -> bytes:
 
 
 async def _cached(
-    conn: AsyncConnection, key: str | None, hashes: list[bytes]
+    connect: Connect, key: str | None, hashes: list[bytes]
 ) -> dict[bytes, SpaceValue | None]:
     if key is None:
         return {}
-    cursor = await conn.execute(
-        queries("documents").cached_vectors, {"embedder": key, "hashes": hashes}
-    )
-    return {bytes(h): cached_value(vector, tokens) for h, vector, tokens in await cursor.fetchall()}
+    async with connect() as conn:
+        cursor = await conn.execute(
+            queries("documents").cached_vectors, {"embedder": key, "hashes": hashes}
+        )
+        rows = await cursor.fetchall()
+    return {bytes(h): cached_value(vector, tokens) for h, vector, tokens in rows}
 
 
 async def _remember(
-    conn: AsyncConnection, key: str | None, hashes: list[bytes], values: list[SpaceValue | None]
+    connect: Connect, key: str | None, hashes: list[bytes], values: list[SpaceValue | None]
 ) -> None:
     if key is None:  # bm25 weights are read off the text: nothing to keep
         return
@@ -87,19 +88,21 @@ async def _remember(
             for h, value in zip(hashes, values, strict=True) if value is not None]  # fmt: skip
     if not rows:
         return
-    async with conn.cursor() as cursor:
+    async with connect() as conn, conn.cursor() as cursor:
         await cursor.executemany(queries("documents").cache_vector, rows)
 
 
 async def embed_texts(
-    conn: AsyncConnection, embedder: Embedder, texts: Sequence[tuple[int, str]],
+    connect: Connect, embedder: Embedder, texts: Sequence[tuple[int, str]],
     patience: Patience, progress: Progress | None,
 ) -> list[SpaceValue | None]:  # fmt: skip
     """Each (collection id, text)'s value: from that collection's cache, else made in
-    batches (kept in the cache as each batch is made); the same text is sent once."""
+    batches (kept in the cache as each batch is made); the same text is sent once. A
+    connection is taken for each read or write of the cache, none held while the embedder
+    works."""
     config, key = embedder.config, embedder.cache_key
     hashes = [cache_hash(collection, text) for collection, text in texts]
-    found = await _cached(conn, key, sorted(set(hashes)))
+    found = await _cached(connect, key, sorted(set(hashes)))
     cached = sum(h in found for h in hashes)
     if progress and cached:
         progress(EmbedCounts(cached=cached))
@@ -113,7 +116,7 @@ async def embed_texts(
         batch = todo[offset : offset + step]
         values = await embedder.encode([text for text, _ in batch], patience)
         keyed = [(h, value) for (_, keys), value in zip(batch, values, strict=True) for h in keys]
-        await _remember(conn, key, [h for h, _ in keyed], [value for _, value in keyed])
+        await _remember(connect, key, [h for h, _ in keyed], [value for _, value in keyed])
         found.update(keyed)
         if progress and key is not None:  # bm25 weights are read off the text: no model call
             progress(EmbedCounts(embedded=len(batch)))
@@ -121,7 +124,7 @@ async def embed_texts(
 
 
 async def _embed_space(
-    conn: AsyncConnection, embedder: Embedder, chunks: list[tuple[int, PreparedChunk]],
+    connect: Connect, embedder: Embedder, chunks: list[tuple[int, PreparedChunk]],
     patience: Patience, progress: Progress | None,
 ) -> EmbedCounts:  # fmt: skip
     counts = EmbedCounts()
@@ -132,21 +135,23 @@ async def _embed_space(
             progress(step)
 
     texts = [(collection, embedding_input(embedder.config, chunk)) for collection, chunk in chunks]
-    values = await embed_texts(conn, embedder, texts, patience, counted)
+    values = await embed_texts(connect, embedder, texts, patience, counted)
     for (_, chunk), value in zip(chunks, values, strict=True):
         if value is not None:  # None: nothing of the text fits the space (no term)
             chunk.vectors[embedder.space] = value
     return counts
 
 
-async def _collection_ids(conn: AsyncConnection, docs: Sequence[PreparedDocument]) -> list[int]:
+async def _collection_ids(connect: Connect, docs: Sequence[PreparedDocument]) -> list[int]:
     """Each document's collection's id (a split collection's own, not its part's)."""
-    ids = {name: (await find_collection(conn, name)).id for name in {d.collection for d in docs}}
+    names = {doc.collection for doc in docs}
+    async with connect() as conn:
+        ids = {name: (await find_collection(conn, name)).id for name in names}
     return [ids[doc.collection] for doc in docs]
 
 
 async def fill_vectors(
-    conn: AsyncConnection, docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo],
+    connect: Connect, docs: Sequence[PreparedDocument], spaces: dict[str, SpaceInfo],
     settings: Settings, patience: Patience = REQUEST, progress: Progress | None = None,
 ) -> EmbedCounts:  # fmt: skip
     """Give every chunk a vector in every space the server embeds in (nothing is stored
@@ -159,10 +164,10 @@ async def fill_vectors(
         wanted = [wanting([doc], space.name) for doc in docs] if embedder else []
         if embedder is None or not any(wanted):
             continue
-        collections = collections or await _collection_ids(conn, docs)
+        collections = collections or await _collection_ids(connect, docs)
         chunks = [(collection, chunk) for collection, doc_chunks in zip(collections, wanted,
                   strict=True) for chunk in doc_chunks]  # fmt: skip
-        counts.add(await _embed_space(conn, embedder, chunks, patience, progress))
+        counts.add(await _embed_space(connect, embedder, chunks, patience, progress))
     return counts
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from psycopg import AsyncConnection
 from tqdm import tqdm
 
+from app.db.connect import reusing
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import RagError
@@ -107,7 +108,7 @@ class FileLoader:
         if not self.batch:
             return
         docs, self.batch = self.batch, []
-        await fill_vectors(self.conn, docs, spaces, self.settings, JOB, self.on_embedded)
+        await fill_vectors(reusing(self.conn), docs, spaces, self.settings, JOB, self.on_embedded)
         try:
             self.report.stored.add(await store_documents(self.conn, docs, spaces))
             return

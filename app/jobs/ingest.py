@@ -37,13 +37,16 @@ class Item:
     size: int
 
 
-async def _prepared(
-    conn: AsyncConnection, job: RunningJob, item: Item, spaces: dict[str, SpaceInfo]
-) -> PreparedDocument:
+async def _item_data(job: RunningJob, item: Item) -> bytes:
+    async with job.connect() as conn:
+        return await item_bytes(conn, job.id, item.ordinal)
+
+
+async def _prepared(job: RunningJob, item: Item, spaces: dict[str, SpaceInfo]) -> PreparedDocument:
     settings = job.settings
     rules = rules_for(settings, spaces)
     if item.content_type == JSON_DOCUMENT:
-        data = await item_bytes(conn, job.id, item.ordinal)
+        data = await _item_data(job, item)
         return await asyncio.to_thread(
             lambda: prepare_document(parse_document(data), spaces, rules)
         )
@@ -54,7 +57,7 @@ async def _prepared(
             f"{item.name}: {item.size:,} bytes; the text of a document is at most "
             f"{settings.max_document_chars:,} characters (RAG_MAX_DOCUMENT_CHARS)"
         )
-    data = await item_bytes(conn, job.id, item.ordinal)
+    data = await _item_data(job, item)
     return await asyncio.to_thread(
         file_document, data, item.name, item.content_type, defaults, spaces, rules, settings
     )
@@ -66,21 +69,34 @@ async def _finish_item(conn: AsyncConnection, job: RunningJob, item: Item, **fie
     await conn.execute(queries("jobs").item_done, values)
 
 
-async def _run_item(conn: AsyncConnection, job: RunningJob, item: Item) -> None:
-    spaces = await load_spaces(conn)
-    prepared = await _prepared(conn, job, item, spaces)
+async def _run_item(job: RunningJob, item: Item) -> None:
+    """Read, split and embed with a connection taken only for each step that needs one
+    (none held while the file is parsed or the embedder works), then store."""
+    async with job.connect() as conn:
+        spaces = await load_spaces(conn)
+    prepared = await _prepared(job, item, spaces)
     job.count(total=len(prepared.chunks))
 
     def progress(counts: EmbedCounts) -> None:
         job.check()
         job.count(embedded=counts.embedded, cached=counts.cached)
 
-    await fill_vectors(conn, [prepared], spaces, job.settings, JOB, progress)
+    await fill_vectors(job.connect, [prepared], spaces, job.settings, JOB, progress)
     job.check()
-    async with conn.transaction():
-        await job.hold(conn)
-        result = await store_documents(conn, [prepared], spaces)
-        await _finish_item(conn, job, item, doc_id=prepared.doc_id, chunks=result.chunks)
+    async with job.connect() as conn:
+        async with conn.transaction():
+            await job.hold(conn)
+            result = await store_documents(conn, [prepared], spaces)
+            await _finish_item(conn, job, item, doc_id=prepared.doc_id, chunks=result.chunks)
+        await job.flush(conn)
+
+
+async def _fail_item(job: RunningJob, item: Item, failure: Exception) -> None:
+    if not isinstance(failure, RagError | psycopg.Error):
+        log.exception("job %s: item %s failed", job.id, item.ordinal)
+    async with job.connect() as conn:
+        await _finish_item(conn, job, item, status="failed", error=failure_message(failure))
+        await job.flush(conn)
 
 
 async def run_ingest(job: RunningJob) -> None:
@@ -89,14 +105,9 @@ async def run_ingest(job: RunningJob) -> None:
         items = [Item(**row) for row in await cursor.fetchall()]
     for item in items:
         job.check()
-        async with job.connect() as conn:
-            try:
-                await _run_item(conn, job, item)
-            except Exception as failure:
-                if isinstance(failure, JobStopped) or job.will_resume(failure):
-                    raise
-                if not isinstance(failure, RagError | psycopg.Error):
-                    log.exception("job %s: item %s failed", job.id, item.ordinal)
-                message = failure_message(failure)
-                await _finish_item(conn, job, item, status="failed", error=message)
-            await job.flush(conn)
+        try:
+            await _run_item(job, item)
+        except Exception as failure:
+            if isinstance(failure, JobStopped) or job.will_resume(failure):
+                raise
+            await _fail_item(job, item, failure)

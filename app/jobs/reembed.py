@@ -13,6 +13,7 @@ from psycopg import AsyncConnection, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from app.db.connect import reusing
 from app.db.sqlfiles import queries
 from app.embed.base import JOB, Embedder
 from app.embed.config import EmbedderConfig
@@ -55,7 +56,7 @@ async def _store(
         job.check()
         job.count(embedded=counts.embedded, cached=counts.cached)
 
-    vectors = await embed_texts(conn, embedder, texts, JOB, progress)
+    vectors = await embed_texts(reusing(conn), embedder, texts, JOB, progress)
     assert job.space_id is not None
     async with conn.cursor() as cursor, cursor.copy(_q("copy_shadow", job.space_id)) as copy:
         copy.set_types(["int4", "int8", "vector"])

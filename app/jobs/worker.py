@@ -25,6 +25,7 @@ import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
+from app.db.connect import Connect
 from app.db.sqlfiles import queries
 from app.errors import (
     UNEXPECTED,
@@ -38,7 +39,6 @@ from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
 
-Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
 Share = Callable[[str], AbstractAsyncContextManager[None]]  # a slot of a collection's share
 IDLE_POLL = 1.0
 MAX_ATTEMPTS = 5  # a job that failed in passing this often fails at the next

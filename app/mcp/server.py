@@ -229,9 +229,8 @@ async def remember(
     }  # fmt: skip
     document = parse_document(body)
     _write_access(settings, document.collection)
-    async with backend.connection() as conn:
-        prepared, spaces = await prepared_document(conn, document, settings)
-        stored = await store_prepared(conn, prepared, spaces, settings)
+    prepared, spaces = await prepared_document(backend.connection, document, settings)
+    stored = await store_prepared(backend.connection, prepared, spaces, settings)
     return {"ok": True, "doc_id": document.doc_id, "collection": document.collection,
             "chunks": stored["chunks"], "vectors": stored["vectors"]}  # fmt: skip
 

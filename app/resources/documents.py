@@ -8,6 +8,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
+from app.db.connect import Connect
 from app.db.sqlfiles import queries
 from app.embed.base import REQUEST, Patience
 from app.errors import NotFound
@@ -27,21 +28,25 @@ def _iso(value: Any) -> Any:
 
 
 async def prepared_document(
-    conn: AsyncConnection, doc: DocumentIn, settings: Settings
+    connect: Connect, doc: DocumentIn, settings: Settings
 ) -> tuple[PreparedDocument, dict[str, SpaceInfo]]:
-    """A document validated whole (its text split, off the event loop), and the spaces."""
-    spaces = await load_spaces(conn)
+    """A document validated whole (its text split, off the event loop and with no
+    connection held), and the spaces."""
+    async with connect() as conn:
+        spaces = await load_spaces(conn)
     rules = rules_for(settings, spaces)
     return await asyncio.to_thread(prepare_document, doc, spaces, rules), spaces
 
 
 async def store_prepared(
-    conn: AsyncConnection, prepared: PreparedDocument, spaces: dict[str, SpaceInfo],
+    connect: Connect, prepared: PreparedDocument, spaces: dict[str, SpaceInfo],
     settings: Settings, patience: Patience = REQUEST, progress: Progress | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Embed what the server embeds, then store the document in one transaction."""
-    counts = await fill_vectors(conn, [prepared], spaces, settings, patience, progress)
-    result = await store_documents(conn, [prepared], spaces)
+    """Embed what the server embeds (holding no connection while the embedder works), then
+    store the document in one transaction."""
+    counts = await fill_vectors(connect, [prepared], spaces, settings, patience, progress)
+    async with connect() as conn:
+        result = await store_documents(conn, [prepared], spaces)
     return {
         "ok": True,
         "doc_id": prepared.doc_id,
@@ -51,14 +56,6 @@ async def store_prepared(
         "embedded": counts.embedded,
         "cached": counts.cached,
     }
-
-
-async def ingest_document(
-    conn: AsyncConnection, doc: DocumentIn, settings: Settings
-) -> dict[str, Any]:
-    """One document, validated whole, embedded, stored in one transaction."""
-    prepared, spaces = await prepared_document(conn, doc, settings)
-    return await store_prepared(conn, prepared, spaces, settings)
 
 
 POSITION = ("heading_path", "char_start", "char_end")

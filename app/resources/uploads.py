@@ -10,9 +10,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from psycopg import AsyncConnection
-
 from app.api.uploads import Entry
+from app.db.connect import Connect
 from app.embed.base import REQUEST
 from app.errors import RagError
 from app.ingest.embed import fill_vectors, to_embed
@@ -48,9 +47,10 @@ class ReadFiles:
 
 
 async def read_files(
-    conn: AsyncConnection, files: list[Entry], defaults: FileDefaults, settings: Settings
+    connect: Connect, files: list[Entry], defaults: FileDefaults, settings: Settings
 ) -> ReadFiles:
-    spaces = await load_spaces(conn)
+    async with connect() as conn:
+        spaces = await load_spaces(conn)
     rules = rules_for(settings, spaces)
     read = ReadFiles([], [], spaces, [])
     for entry in files:
@@ -70,22 +70,25 @@ async def read_files(
 
 
 async def store_files(
-    conn: AsyncConnection, read: ReadFiles, settings: Settings
+    connect: Connect, read: ReadFiles, settings: Settings
 ) -> list[dict[str, Any]]:
+    """Embed every file's chunks (no connection held while the embedder works), then store
+    each file in a transaction of its own."""
     results, spaces = read.results, read.spaces
     counts = {}
     for index, doc in read.ready:  # one embedding pass: all or nothing
-        counts[index] = await fill_vectors(conn, [doc], spaces, settings, REQUEST)
-    for index, doc in read.ready:
-        try:
-            stored = await store_documents(conn, [doc], spaces)
-        except RagError as error:
-            results[index] = _failed(results[index]["file"], error)
-            continue
-        results[index].update(
-            doc_id=doc.doc_id,
-            chunks=stored.chunks,
-            embedded=counts[index].embedded,
-            cached=counts[index].cached,
-        )
+        counts[index] = await fill_vectors(connect, [doc], spaces, settings, REQUEST)
+    async with connect() as conn:
+        for index, doc in read.ready:
+            try:
+                stored = await store_documents(conn, [doc], spaces)
+            except RagError as error:
+                results[index] = _failed(results[index]["file"], error)
+                continue
+            results[index].update(
+                doc_id=doc.doc_id,
+                chunks=stored.chunks,
+                embedded=counts[index].embedded,
+                cached=counts[index].cached,
+            )
     return results

@@ -1,7 +1,8 @@
 """One tenant cannot take the pool: while costly searches flood a 20,000-chunk collection
 (8 at once, from one key or from two keys on one collection), another tenant's search
 of a 12-chunk collection keeps answering; the flood's excess waits, then gets 429 with
-Retry-After."""
+Retry-After. So for a key's requests on no one collection (its goals listed): they take the
+key's slots too."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from dataclasses import dataclass, field
 
 import httpx
 import numpy as np
+import psycopg
 import pytest
 
-from conftest import READ_KEY, WRITE_KEY, PgServer, ServiceProcess, start_service
-from helpers import random_corpus, store_corpus
+from conftest import READ_KEY, WRITE_KEY, PgServer, start_service
+from helpers import random_corpus, store_corpus, until
 
 TENANT_A = "tenant-a-key"  # big, big-2
 TENANT_B = "tenant-b-key"  # small
@@ -27,8 +29,14 @@ FLOOD_SECONDS = 12.0
 COSTLY_FILTER = {"team": {"$in": [f"team-{i}" for i in range(1000)]}}
 
 
+@dataclass
+class Tenants:
+    base_url: str
+    database: str
+
+
 @pytest.fixture(scope="module")
-def tenants(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
+def tenants(pg: PgServer, template_db: str) -> Iterator[Tenants]:
     url = pg.create_database()
     grants = {TENANT_A: {"collections": ["big", "big-2"]}, TENANT_B: {"collections": ["small"]}}
     service = start_service({"DATABASE_URL": url, "RAG_API_KEYS": WRITE_KEY,
@@ -44,7 +52,7 @@ def tenants(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
             for doc in corpus:
                 doc.update(collection=name, metadata={"team": "team-x"})
             store_corpus(url, corpus)
-        yield service
+        yield Tenants(service.base_url, url)
     finally:
         service.stop()
         pg.drop_database(url)
@@ -116,3 +124,41 @@ def test_a_small_tenant_keeps_answering_while_another_floods(tenants, scenario):
     assert latencies[-1] < 3000
     assert flooded.count(200) > 0 and set(flooded) <= {200, 429}
     assert all(retry for status, retry in flood.answers if status == 429)
+
+
+def _waiting_for_a_lock(url: str) -> int:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_keys_listings_leave_a_connection_for_the_others(tenants):
+    """Tenant A's goal listings wait on a lock (standing for any slow read): at most its
+    key's slots (4 of the pool's 5) wait, the rest get 429, and B's search answers. They
+    took no slot before: 5 listings held the whole pool and B's search got 503."""
+    listings: list[int] = []
+
+    def list_goals() -> None:
+        r = httpx.get(tenants.base_url + "/api/rag/goals", timeout=60,
+                      headers={"Authorization": f"Bearer {TENANT_A}"})  # fmt: skip
+        listings.append(r.status_code)
+
+    with psycopg.connect(tenants.database) as locker:
+        locker.execute("LOCK TABLE rag.goals IN ACCESS EXCLUSIVE MODE")
+        threads = [threading.Thread(target=list_goals) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        until(lambda: _waiting_for_a_lock(tenants.database) >= 4, 20, "A's listings wait")
+        time.sleep(0.5)  # any more of them take a connection, or wait for a slot
+        assert _waiting_for_a_lock(tenants.database) == 4
+        r = httpx.post(tenants.base_url + "/api/rag/search", json=_query("small"), timeout=30,
+                       headers={"Authorization": f"Bearer {TENANT_B}"})  # fmt: skip
+        assert r.status_code == 200, r.text
+        until(lambda: len(listings) == 2, 20, "A's listings past its slots are refused")
+        locker.rollback()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(listings) == [200] * 4 + [429] * 2

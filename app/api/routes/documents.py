@@ -49,12 +49,14 @@ async def upsert_document(
     a job: 202 with Location. 404: an unknown collection; 409: a chunk_id another
     document of the collection holds."""
     document = parse_document(body)
-    async with lease.connection(access, document.collection) as conn:
-        prepared, spaces = await prepared_document(conn, document, settings)
+    async with lease.held(access, document.collection) as connect:
+        prepared, spaces = await prepared_document(connect, document, settings)
         if run_async or to_embed([prepared], spaces, settings) > settings.sync_embed_max_chunks:
             item = document_item(document.doc_id, body)
-            return accepted(await queue_ingest(request, conn, document.collection, [item]))
-        stored = await store_prepared(conn, prepared, spaces, settings)
+            async with connect() as conn:
+                queued = await queue_ingest(request, conn, document.collection, [item])
+            return accepted(queued)
+        stored = await store_prepared(connect, prepared, spaces, settings)
     request.state.ingested_chunks = stored["chunks"]  # for the metrics
     request.app.state.statistics.written(document.collection)
     return stored

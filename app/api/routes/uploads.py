@@ -98,17 +98,20 @@ async def upload_files(
         defaults = _defaults(form.get("options"), collection)
         files = await asyncio.to_thread(entries, uploads, settings)  # a zip's directory
         total = sum(entry.size for entry in files)
-        async with lease.connection(access, collection) as conn:
-            await find_collection(conn, collection)  # unknown: the upload's 404, not each file's
+        async with lease.held(access, collection) as connect:
+            async with connect() as conn:  # unknown: the upload's 404, not each file's
+                await find_collection(conn, collection)
             read = None
             if not run_async and total <= settings.sync_max_bytes:
-                read = await read_files(conn, files, defaults, settings)
+                read = await read_files(connect, files, defaults, settings)
             if read is None or read.to_embed(settings) > settings.sync_embed_max_chunks:
                 items = read.items() if read else [NewItem(e.name, e.kind, e.size, e.read())
                                                    for e in files]  # fmt: skip
                 params = {"defaults": defaults.model_dump(mode="json")}
-                return accepted(await queue_ingest(request, conn, collection, items, params))
-            results = await store_files(conn, read, settings)
+                async with connect() as conn:
+                    queued = await queue_ingest(request, conn, collection, items, params)
+                return accepted(queued)
+            results = await store_files(connect, read, settings)
     request.app.state.statistics.written(collection)
     failed = sum(1 for result in results if "error" in result)
     return {"ok": failed == 0, "documents": results, "failed": failed}
