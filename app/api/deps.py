@@ -45,12 +45,21 @@ async def db(request: Request) -> AsyncIterator[AsyncConnection]:
 
 def _key_slot(request: Request) -> AbstractAsyncContextManager[None]:
     """A slot of the caller's key (app/api/shares.py): however many listings one key
-    sends, a connection stays free for the others. The route's own dependency checks
-    the key's scope; an unknown key is a 401 here as there."""
-    settings: Settings = request.app.state.settings
-    access = check_access(settings, request.headers.get("authorization"), Scope.READ)
+    sends, a connection stays free for the others. The key is the one the route's own
+    dependency checked (each route checks its scope before its connection)."""
+    access: Access | None = getattr(request.state, "access", None)
+    if access is None:
+        access = _checked(request, Scope.READ)
     shares: Shares = request.app.state.shares
     return shares.hold_key(access.key)
+
+
+def _checked(request: Request, scope: Scope) -> Access:
+    """The caller's access for ``scope`` (else 401/403), kept for the request's slots."""
+    settings: Settings = request.app.state.settings
+    access = check_access(settings, request.headers.get("authorization"), scope)
+    request.state.access = access
+    return access
 
 
 ConsistencyHeader = Annotated[
@@ -148,7 +157,7 @@ def authorize(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, Access]]:
     """A dependency: the caller's access, if its key allows ``scope`` (else 401/403)."""
 
     async def dependency(request: Request) -> Access:
-        return check_access(request.app.state.settings, request.headers.get("authorization"), scope)
+        return _checked(request, scope)
 
     return dependency
 
@@ -244,8 +253,6 @@ async def _read_body(
 async def shared_writer(request: Request) -> Access:
     """A dependency for changes to what every collection shares (spaces, profiles, goals,
     the collections themselves): an unrestricted write key."""
-    access = check_access(
-        request.app.state.settings, request.headers.get("authorization"), Scope.WRITE
-    )
+    access = _checked(request, Scope.WRITE)
     access.shared()
     return access

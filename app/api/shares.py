@@ -8,8 +8,9 @@ So a request that works on a collection first takes a slot of its key
 pool size by default: whoever floods, a connection stays free for the others. A request
 that finds its key's or its collection's slots all taken waits for one as long as it
 would wait for a connection (RAG_POOL_TIMEOUT), then gets 429 with Retry-After. Work on
-no one collection (jobs, collections, spaces, profiles listed or changed) takes a slot of
-its key alone.
+no one collection (jobs, collections, spaces, profiles, goals, examples, search defaults)
+takes a slot of its key alone. A write's slots stay held while its embedder works, its
+connection does not (app/db/connect.py).
 """
 
 from __future__ import annotations
@@ -54,8 +55,7 @@ class Shares:
 
     @asynccontextmanager
     async def hold_key(self, key: str | None) -> AsyncIterator[None]:
-        """A slot of ``key`` alone, for work on no one collection (the jobs, collections,
-        spaces and profiles listed or changed)."""
+        """A slot of ``key`` alone, for work on no one collection."""
         async with self._key(key, asyncio.get_running_loop().time() + self.wait):
             yield
 

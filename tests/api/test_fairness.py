@@ -127,10 +127,11 @@ def test_a_small_tenant_keeps_answering_while_another_floods(tenants, scenario):
 
 
 def _waiting_for_a_lock(url: str) -> int:
+    """Sessions waiting for the lock on rag.goals (no other statement reads it)."""
     with psycopg.connect(url) as conn:
         row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND query ILIKE '%rag.goals%'"
         ).fetchone()
     return int(row[0]) if row else 0
 
