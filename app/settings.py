@@ -164,6 +164,7 @@ class Settings(BaseSettings):
     max_upload_files: int = Field(default=10_000, ge=1)  # files of one upload, zips' members in
     job_workers: int = Field(default=2, ge=0, le=64)
     job_lease_seconds: float = Field(default=30.0, ge=1, le=3600)
+    job_turn_seconds: float = Field(default=10.0, gt=0, le=86400)  # then another's job may go
     max_jobs_per_collection: int = Field(default=100, ge=1)  # queued or running at once
 
     # --- access --------------------------------------------------------------------

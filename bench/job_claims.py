@@ -41,7 +41,7 @@ FROM generate_series(1, %(count)s) g"""
 
 
 def claims(conn: psycopg.Connection, sql: str, repeat: int) -> list[float]:
-    params = {"worker": "bench", "lease": 30}
+    params = {"worker": "bench", "lease": 30, "passing": None}
 
     def claim() -> None:
         with conn.transaction(force_rollback=True):

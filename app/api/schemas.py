@@ -594,7 +594,10 @@ class Job(Strict):
     space: str | None = Field(description="The space a reembed job fills.")
     status: str = Field(description="queued, running, done, failed or cancelled.")
     cancel_requested: bool
-    attempts: int = Field(description="How many times a worker took it (more after a restart).")
+    attempts: int = Field(
+        description="How many times a worker took it (more after a restart; not when it "
+        "passed its turn to another collection's job and was taken again)."
+    )
     progress: JobProgress
     error: str | None
     created_at: str

@@ -105,6 +105,7 @@ async def run_ingest(job: RunningJob) -> None:
         items = [Item(**row) for row in await cursor.fetchall()]
     for item in items:
         job.check()
+        await job.take_turns()
         try:
             await _run_item(job, item)
         except Exception as failure:

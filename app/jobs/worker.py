@@ -1,12 +1,15 @@
 """Workers inside the service that run the queued jobs (RAG_JOB_WORKERS of them).
 
-A worker takes the oldest waiting job with ``FOR UPDATE SKIP LOCKED`` under a lease of
+A worker takes the next waiting job (collections take turns: ``claim_job`` in
+sql/queries/jobs.sql) with ``FOR UPDATE SKIP LOCKED`` under a lease of
 RAG_JOB_LEASE_SECONDS, which it renews while it works (every REPORT_EVERY seconds, when it
 also writes the job's progress and reads whether it was cancelled); a job whose lease runs out (its
 worker was killed) is taken again by the next worker that looks. Its items are done in
 order, each stored in the transaction that marks it done, so a resumed job starts at the
 first item not stored; what it had embedded is in the embedding cache and is not
-embedded again. A cancelled job stops at its worker's next check (between batches).
+embedded again. A cancelled job stops at its worker's next check (between batches). An
+ingest job that has held its worker RAG_JOB_TURN_SECONDS gives it, between two items, to
+another collection's waiting job and goes back to the queue (``take_turns``).
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -54,6 +59,10 @@ class JobStopped(Exception):
     """The job was cancelled, or another worker holds it now."""
 
 
+class JobPassed(Exception):
+    """The job went back to the queue: its worker runs another collection's job now."""
+
+
 @dataclass
 class RunningJob:
     """A job a worker holds: what its handler reads and reports."""
@@ -69,6 +78,10 @@ class RunningJob:
     cancelled: bool = False
     lost: bool = False
     pending: dict[str, int] = field(default_factory=lambda: dict(NO_PROGRESS))
+    # the worker's: another collection's waiting job, taken as this one goes back to the queue
+    passing: Callable[[], Awaitable[RunningJob | None]] | None = None
+    successor: RunningJob | None = None
+    turn_started: float = field(default_factory=time.monotonic)
 
     def will_resume(self, failure: Exception) -> bool:
         """Whether this failure leaves the job to be taken again (not past MAX_ATTEMPTS)."""
@@ -78,6 +91,19 @@ class RunningJob:
         """Raise JobStopped when the job should stop."""
         if self.cancelled or self.lost:
             raise JobStopped()
+
+    async def take_turns(self) -> None:
+        """Between two of its items: past its turn (RAG_JOB_TURN_SECONDS), the job gives
+        its worker to another collection's waiting job, if one waits (JobPassed), and
+        waits in the queue in its collection's place; else its turn starts again."""
+        if self.passing is None:
+            return
+        if time.monotonic() - self.turn_started < self.settings.job_turn_seconds:
+            return
+        self.successor = await self.passing()
+        self.turn_started = time.monotonic()
+        if self.successor is not None:
+            raise JobPassed()
 
     async def hold(self, conn: AsyncConnection) -> None:
         """Lock the job's row for the transaction; raise JobStopped if it was cancelled."""
@@ -177,22 +203,49 @@ class JobWorkers:
                 await _set_within(self._wake, IDLE_POLL)
                 self._wake.clear()
                 continue
-            try:
-                await self._run(job)
-            except Exception:  # its end not written (the database went): its lease runs out
-                log.exception("job worker %s: job %s not finished", number, job.id)
+            while job is not None:
+                job = await self._run_logged(number, job)
+
+    async def _run_logged(self, number: int, job: RunningJob) -> RunningJob | None:
+        try:
+            return await self._run(job)  # the job that took its turn, if it passed
+        except Exception:  # its end not written (the database went): its lease runs out
+            log.exception("job worker %s: job %s not finished", number, job.id)
+            return None
 
     async def _claim(self) -> RunningJob | None:
-        params = {"worker": self.name, "lease": self.settings.job_lease_seconds}
+        params = {"worker": self.name, "lease": self.settings.job_lease_seconds, "passing": None}
         async with self.connect() as conn, conn.cursor(row_factory=dict_row) as cursor:
             await cursor.execute(queries("jobs").claim_job, params)
             row = await cursor.fetchone()
-        if row is None:
-            return None
+        return None if row is None else await self._job_from(row)
+
+    async def _pass(self, job: RunningJob) -> RunningJob | None:
+        """Another collection's waiting job for this worker, taken in the transaction that
+        puts ``job`` back in the queue; None (and ``job`` kept) if none waits."""
+        q = queries("jobs")
+        params = {"worker": self.name, "lease": self.settings.job_lease_seconds,
+                  "passing": job.collection_id, "job": job.id}  # fmt: skip
+        row = None
+        async with self.connect() as conn:
+            await job.flush(conn)
+            async with conn.transaction():
+                await conn.execute(q.pass_turn, params)
+                async with conn.cursor(row_factory=dict_row) as cursor:
+                    await cursor.execute(q.claim_job, params)
+                    row = await cursor.fetchone()
+                if row is None:
+                    raise psycopg.Rollback()
+        return None if row is None else await self._job_from(row)
+
+    async def _job_from(self, row: dict[str, Any]) -> RunningJob:
         connect = await self._connect_for(row["collection_id"])
-        return RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
-                          row["params"], self.settings, connect,
-                          attempts=row["attempts"])  # fmt: skip
+        job = RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
+                         row["params"], self.settings, connect,
+                         attempts=row["attempts"])  # fmt: skip
+        if job.collection_id is not None:  # a re-embed (an admin's) runs to its end
+            job.passing = partial(self._pass, job)
+        return job
 
     async def _connect_for(self, collection_id: int | None) -> Connect:
         """How a job's handler connects: within its collection's share of the pool, as its
@@ -239,7 +292,8 @@ class JobWorkers:
             elif row[0]:
                 job.cancelled = True
 
-    async def _run(self, job: RunningJob) -> None:
+    async def _run(self, job: RunningJob) -> RunningJob | None:
+        """Run ``job`` to its end; if it passed its turn, the job its worker took."""
         log.info("job %s (%s) started by %s", job.id, job.kind, self.name)
         finished = asyncio.Event()
         heartbeat = asyncio.create_task(self._heartbeat(job, finished))
@@ -248,11 +302,14 @@ class JobWorkers:
             await self.handlers[job.kind](job)
         except JobStopped:
             status = "cancelled"
+        except JobPassed:
+            assert job.successor is not None
+            log.info("job %s passed its turn to job %s", job.id, job.successor.id)
         except Exception as failure:
             if job.will_resume(failure):
                 log.warning("job %s stopped (%s); it resumes when its lease runs out",
                             job.id, failure)  # fmt: skip
-                return
+                return None
             if not isinstance(failure, RagError):
                 log.exception("job %s failed", job.id)
             status, error = "failed", failure_message(failure)
@@ -260,10 +317,11 @@ class JobWorkers:
             finished.set()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(heartbeat, self.settings.job_lease_seconds)
-        if job.lost:
-            return
+        if job.successor is not None or job.lost:  # passed, or held by another worker now
+            return job.successor
         async with self.connect() as conn:
             await job.flush(conn)
             await conn.execute(queries("jobs").finish_job,
                                {"job": job.id, "status": status, "error": error})  # fmt: skip
         log.info("job %s %s", job.id, status)
+        return None

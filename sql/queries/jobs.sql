@@ -16,7 +16,8 @@ COPY rag.job_parts (job_id, ordinal, seq, data) FROM STDIN (FORMAT BINARY);
 -- goes by how many of its collection's jobs run now plus its place in that collection's
 -- queue, then the collection served longest ago, then age. So one collection's long queue
 -- never holds every worker while another's job waits, nor goes on while another's waits.
--- Re-embeds (an admin's, no collection) go first at a tie.
+-- Re-embeds (an admin's, no collection) go first at a tie. A job passing its turn
+-- (%(passing)s: its collection's id, else NULL) takes another collection's job only.
 WITH running AS (
     SELECT coalesce(collection_id, 0) AS queue, count(*) AS jobs FROM rag.jobs
     WHERE status = 'running' AND lease_until >= now()
@@ -38,10 +39,19 @@ SET status = 'running', worker = %(worker)s, attempts = j.attempts + 1,
     lease_until = now() + make_interval(secs => %(lease)s),
     started_at = coalesce(j.started_at, now()), updated_at = now()
 WHERE j.id = (SELECT c.id FROM rag.jobs c JOIN turns t ON t.id = c.id
-              WHERE c.status = 'queued' OR (c.status = 'running' AND c.lease_until < now())
+              WHERE (c.status = 'queued' OR (c.status = 'running' AND c.lease_until < now()))
+                AND (%(passing)s::bigint IS NULL OR c.collection_id IS DISTINCT FROM %(passing)s)
               ORDER BY t.turn, t.last NULLS FIRST, c.id
               FOR UPDATE OF c SKIP LOCKED LIMIT 1)
 RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params, j.attempts;
+
+-- name: pass_turn
+-- The job goes back to the queue (in the transaction that takes another for its worker):
+-- passing a turn is no attempt, so the claim that takes it again does not count one.
+UPDATE rag.jobs
+SET status = 'queued', worker = NULL, lease_until = NULL, attempts = attempts - 1,
+    updated_at = now()
+WHERE id = %(job)s AND worker = %(worker)s AND status = 'running';
 
 -- name: hold_queue
 -- While a job is queued: the collection's place in the queue, one writer at a time (two

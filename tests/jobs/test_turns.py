@@ -49,7 +49,8 @@ def _queued(conn: psycopg.Connection, collection: int | None, kind: str = "inges
 
 
 def _claim(conn: psycopg.Connection, worker: str) -> int | None:
-    row = conn.execute(queries("jobs").claim_job, {"worker": worker, "lease": LEASE}).fetchone()
+    params = {"worker": worker, "lease": LEASE, "passing": None}
+    row = conn.execute(queries("jobs").claim_job, params).fetchone()
     return None if row is None else int(row[0])
 
 
@@ -212,3 +213,39 @@ def test_a_collections_jobs_leave_its_searches_a_slot():
     """With workers as many as a collection's slots, its jobs took them all and its own
     searches got 429 for the whole ingest."""
     asyncio.run(_two_jobs_leave_a_slot_for_searches())
+
+
+async def _passes(url: str, a: int, b: int) -> None:
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[psycopg.AsyncConnection]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            yield conn
+
+    workers = JobWorkers(settings_for_tests(), connect, {})
+    async with connect() as conn:
+        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (a,))
+    job = await workers._claim()
+    assert job is not None and job.passing is not None
+    assert await job.passing() is None  # no other collection's job waits: it keeps its worker
+    async with connect() as conn:
+        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (a,))
+        state = await (await conn.execute(STATE, (job.id,))).fetchone()
+    assert state == ("running", workers.name, 1)
+    assert await job.passing() is None  # nor does its own collection's next job take it
+    async with connect() as conn:
+        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (b,))
+    successor = await job.passing()
+    assert successor is not None and successor.collection_id == b
+    async with connect() as conn:
+        state = await (await conn.execute(STATE, (job.id,))).fetchone()
+        assert state == ("queued", None, 0)  # back in the queue; passing is no attempt
+        taken = await workers._claim()  # first in its collection's queue again
+    assert taken is not None and taken.id == job.id and taken.attempts == 1
+
+
+STATE = "SELECT status, worker, attempts FROM rag.jobs WHERE id = %s"
+
+
+def test_a_job_passes_its_worker_only_to_another_collections_job(db_url, queue):
+    a, b = _collection(queue, "turns_a"), _collection(queue, "turns_b")
+    asyncio.run(_passes(db_url, a, b))
