@@ -595,8 +595,8 @@ class Job(Strict):
     status: str = Field(description="queued, running, done, failed or cancelled.")
     cancel_requested: bool
     attempts: int = Field(
-        description="How many times a worker took it (more after a restart; not when it "
-        "passed its turn to another collection's job and was taken again)."
+        description="How many times a worker took it (more after a restart; a turn passed "
+        "to another collection's job and taken again is not one more)."
     )
     progress: JobProgress
     error: str | None

@@ -103,9 +103,10 @@ async def run_ingest(job: RunningJob) -> None:
     async with job.connect() as conn, conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(queries("jobs").pending_items, {"job": job.id})
         items = [Item(**row) for row in await cursor.fetchall()]
-    for item in items:
+    for done, item in enumerate(items):
         job.check()
-        await job.take_turns()
+        if done:  # at least one item a turn
+            await job.take_turns()
         try:
             await _run_item(job, item)
         except Exception as failure:

@@ -100,8 +100,12 @@ class RunningJob:
             return
         if time.monotonic() - self.turn_started < self.settings.job_turn_seconds:
             return
-        self.successor = await self.passing()
         self.turn_started = time.monotonic()
+        try:
+            self.successor = await self.passing()
+        except (psycopg.Error, RagError, OSError) as error:  # the job goes on where it is
+            log.warning("job %s: cannot pass its turn: %s", self.id, error)
+            return
         if self.successor is not None:
             raise JobPassed()
 
@@ -222,21 +226,25 @@ class JobWorkers:
 
     async def _pass(self, job: RunningJob) -> RunningJob | None:
         """Another collection's waiting job for this worker, taken in the transaction that
-        puts ``job`` back in the queue; None (and ``job`` kept) if none waits."""
+        puts ``job`` back in the queue; None (and ``job`` kept) if none waits whose turn
+        comes no later than its own, or if ``job``'s cancel was asked."""
         q = queries("jobs")
         params = {"worker": self.name, "lease": self.settings.job_lease_seconds,
-                  "passing": job.collection_id, "job": job.id}  # fmt: skip
+                  "passing": job.id, "job": job.id}  # fmt: skip
         row = None
         async with self.connect() as conn:
             await job.flush(conn)
-            async with conn.transaction():
-                await conn.execute(q.pass_turn, params)
-                async with conn.cursor(row_factory=dict_row) as cursor:
+            async with conn.transaction(), conn.cursor(row_factory=dict_row) as cursor:
+                await cursor.execute(q.pass_turn, params)
+                if await cursor.fetchone() is not None:  # not cancelled, still this worker's
                     await cursor.execute(q.claim_job, params)
                     row = await cursor.fetchone()
                 if row is None:
                     raise psycopg.Rollback()
-        return None if row is None else await self._job_from(row)
+        if row is None:
+            return None
+        self.notify()  # an idle worker here may take the job that passed at once
+        return await self._job_from(row)
 
     async def _job_from(self, row: dict[str, Any]) -> RunningJob:
         connect = await self._connect_for(row["collection_id"])
@@ -317,8 +325,13 @@ class JobWorkers:
             finished.set()
             with contextlib.suppress(asyncio.CancelledError, TimeoutError):
                 await asyncio.wait_for(heartbeat, self.settings.job_lease_seconds)
-        if job.successor is not None or job.lost:  # passed, or held by another worker now
+        if job.successor is not None:  # back in the queue: its counts written, if they can be
+            with contextlib.suppress(psycopg.Error, RagError, OSError):
+                async with self.connect() as conn:
+                    await job.flush(conn)
             return job.successor
+        if job.lost:  # another worker holds it now
+            return None
         async with self.connect() as conn:
             await job.flush(conn)
             await conn.execute(queries("jobs").finish_job,

@@ -17,7 +17,10 @@ COPY rag.job_parts (job_id, ordinal, seq, data) FROM STDIN (FORMAT BINARY);
 -- queue, then the collection served longest ago, then age. So one collection's long queue
 -- never holds every worker while another's job waits, nor goes on while another's waits.
 -- Re-embeds (an admin's, no collection) go first at a tie. A job passing its turn
--- (%(passing)s: its collection's id, else NULL) takes another collection's job only.
+-- (%(passing)s: its id, back in the queue in this transaction; else NULL) gives its worker
+-- only to another collection's job whose turn is not after its own: so collections with
+-- one worker between them alternate, and a pass never gives a collection more workers
+-- than its turn. Taking a job that passed its turn is no new attempt.
 WITH running AS (
     SELECT coalesce(collection_id, 0) AS queue, count(*) AS jobs FROM rag.jobs
     WHERE status = 'running' AND lease_until >= now()
@@ -33,25 +36,33 @@ served AS MATERIALIZED (
     FROM (SELECT DISTINCT queue FROM waiting) q),
 turns AS MATERIALIZED (
     SELECT w.id, coalesce(r.jobs, 0) + w.place AS turn, s.last
-    FROM waiting w JOIN served s USING (queue) LEFT JOIN running r USING (queue))
+    FROM waiting w JOIN served s USING (queue) LEFT JOIN running r USING (queue)),
+passed AS (
+    SELECT p.collection_id, t.turn FROM rag.jobs p JOIN turns t ON t.id = p.id
+    WHERE p.id = %(passing)s)
 UPDATE rag.jobs j
-SET status = 'running', worker = %(worker)s, attempts = j.attempts + 1,
+SET status = 'running', worker = %(worker)s,
+    attempts = j.attempts + CASE WHEN j.status = 'queued' AND j.started_at IS NOT NULL
+                                 THEN 0 ELSE 1 END,
     lease_until = now() + make_interval(secs => %(lease)s),
     started_at = coalesce(j.started_at, now()), updated_at = now()
 WHERE j.id = (SELECT c.id FROM rag.jobs c JOIN turns t ON t.id = c.id
               WHERE (c.status = 'queued' OR (c.status = 'running' AND c.lease_until < now()))
-                AND (%(passing)s::bigint IS NULL OR c.collection_id IS DISTINCT FROM %(passing)s)
+                AND (%(passing)s::bigint IS NULL
+                     OR EXISTS (SELECT 1 FROM passed p
+                                WHERE c.collection_id IS DISTINCT FROM p.collection_id
+                                  AND t.turn <= p.turn))
               ORDER BY t.turn, t.last NULLS FIRST, c.id
               FOR UPDATE OF c SKIP LOCKED LIMIT 1)
 RETURNING j.id, j.kind, j.collection_id, j.space_id, j.params, j.attempts;
 
 -- name: pass_turn
--- The job goes back to the queue (in the transaction that takes another for its worker):
--- passing a turn is no attempt, so the claim that takes it again does not count one.
+-- The job goes back to the queue (in the transaction that takes another for its worker);
+-- not one whose cancel was asked (its worker stops it at its next check).
 UPDATE rag.jobs
-SET status = 'queued', worker = NULL, lease_until = NULL, attempts = attempts - 1,
-    updated_at = now()
-WHERE id = %(job)s AND worker = %(worker)s AND status = 'running';
+SET status = 'queued', worker = NULL, lease_until = NULL, updated_at = now()
+WHERE id = %(job)s AND worker = %(worker)s AND status = 'running' AND NOT cancel_requested
+RETURNING id;
 
 -- name: hold_queue
 -- While a job is queued: the collection's place in the queue, one writer at a time (two
@@ -111,13 +122,24 @@ SET status = %(status)s, error = %(error)s, finished_at = now(), updated_at = no
 WHERE id = %(job)s;
 
 -- name: cancel_job
--- A queued job stops at once; a running one at its worker's next check.
-UPDATE rag.jobs
-SET cancel_requested = true, updated_at = now(),
-    status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END,
-    finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END
-WHERE id = %(job)s AND status IN ('queued', 'running')
-RETURNING status;
+-- A queued job stops at once (its items not done end cancelled, its input goes, as
+-- finish_job does for a running one); a running one at its worker's next check.
+WITH stopped AS (
+    UPDATE rag.jobs
+    SET cancel_requested = true, updated_at = now(),
+        status = CASE WHEN status = 'queued' THEN 'cancelled' ELSE status END,
+        finished_at = CASE WHEN status = 'queued' THEN now() ELSE finished_at END,
+        lease_until = CASE WHEN status = 'queued' THEN NULL ELSE lease_until END
+    WHERE id = %(job)s AND status IN ('queued', 'running')
+    RETURNING status),
+rest AS (
+    UPDATE rag.job_items SET status = 'cancelled', finished_at = now()
+    WHERE job_id = %(job)s AND status = 'queued'
+      AND EXISTS (SELECT 1 FROM stopped WHERE status = 'cancelled')),
+parts AS (
+    DELETE FROM rag.job_parts
+    WHERE job_id = %(job)s AND EXISTS (SELECT 1 FROM stopped WHERE status = 'cancelled'))
+SELECT status FROM stopped;
 
 -- name: get_job
 SELECT j.id, j.kind, c.name AS collection, s.name AS space, j.status, j.cancel_requested,

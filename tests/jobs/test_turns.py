@@ -221,31 +221,55 @@ async def _passes(url: str, a: int, b: int) -> None:
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             yield conn
 
+    async def run(sql: str, *args: object) -> tuple[object, ...] | None:
+        async with connect() as conn:
+            cursor = await conn.execute(sql, args)
+            return await cursor.fetchone() if cursor.description else None
+
     workers = JobWorkers(settings_for_tests(), connect, {})
-    async with connect() as conn:
-        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (a,))
+    await run(QUEUE, a)
     job = await workers._claim()
     assert job is not None and job.passing is not None
     assert await job.passing() is None  # no other collection's job waits: it keeps its worker
-    async with connect() as conn:
-        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (a,))
-        state = await (await conn.execute(STATE, (job.id,))).fetchone()
-    assert state == ("running", workers.name, 1)
+    await run(QUEUE, a)
     assert await job.passing() is None  # nor does its own collection's next job take it
-    async with connect() as conn:
-        await conn.execute("INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s)", (b,))
+    assert await run(STATE, job.id) == ("running", workers.name, 1)
+    await run(QUEUE, b)
+    await run("UPDATE rag.jobs SET cancel_requested = true WHERE id = %s", job.id)
+    assert await job.passing() is None  # a job whose cancel was asked is not put back
+    await run("UPDATE rag.jobs SET cancel_requested = false WHERE id = %s", job.id)
     successor = await job.passing()
     assert successor is not None and successor.collection_id == b
-    async with connect() as conn:
-        state = await (await conn.execute(STATE, (job.id,))).fetchone()
-        assert state == ("queued", None, 0)  # back in the queue; passing is no attempt
-        taken = await workers._claim()  # first in its collection's queue again
+    assert await run(STATE, job.id) == ("queued", None, 1)  # back in the queue
+    taken = await workers._claim()  # first in its collection's queue again, no new attempt
     assert taken is not None and taken.id == job.id and taken.attempts == 1
+    await run(QUEUE, b)  # a and b run one job each; b's second waits
+    assert await taken.passing() is None  # b would hold both workers: a keeps its own
 
 
+QUEUE = "INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s) RETURNING id"
 STATE = "SELECT status, worker, attempts FROM rag.jobs WHERE id = %s"
 
 
-def test_a_job_passes_its_worker_only_to_another_collections_job(db_url, queue):
+def test_a_job_passes_its_worker_only_to_another_collections_job_in_turn(db_url, queue):
     a, b = _collection(queue, "turns_a"), _collection(queue, "turns_b")
     asyncio.run(_passes(db_url, a, b))
+
+
+def test_a_queued_job_cancelled_leaves_no_item_waiting_nor_its_input(client, queue, run_id):
+    """As a running job's end does (finish_job); before, a queued job's items stayed queued
+    and its uploaded bytes stayed in the database (and a job that passed its turn is a
+    queued one)."""
+    name = f"c{run_id}"
+    assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
+    files = [("files", ("a.txt", b"some words")), ("files", ("b.txt", b"more words"))]
+    queued = client.post("/api/rag/documents/upload", files=files,
+                         params={"collection": name, "async": "true"})  # fmt: skip
+    assert queued.status_code == 202, queued.text
+    job = int(queued.headers["location"].rsplit("/", 1)[1])
+    cancelled = client.post(f"/api/rag/jobs/{job}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["job"]["status"] == "cancelled"
+    items = queue.execute("SELECT status FROM rag.job_items WHERE job_id = %s", (job,))
+    assert [row[0] for row in items.fetchall()] == ["cancelled", "cancelled"]
+    parts = queue.execute("SELECT count(*) FROM rag.job_parts WHERE job_id = %s", (job,))
+    assert parts.fetchone() == (0,)
