@@ -75,6 +75,7 @@ class RunningJob:
     settings: Settings
     connect: Connect
     attempts: int = 1
+    worker: str = ""  # the name of the worker holding it (each of a process's has its own)
     cancelled: bool = False
     lost: bool = False
     pending: dict[str, int] = field(default_factory=lambda: dict(NO_PROGRESS))
@@ -199,7 +200,7 @@ class JobWorkers:
     async def _loop(self, number: int) -> None:
         while True:
             try:
-                job = await self._claim()
+                job = await self._claim(f"{self.name}/{number}")
             except (psycopg.Error, RagError, OSError) as error:
                 log.warning("job worker %s: cannot read the queue: %s", number, error)
                 job = None
@@ -217,19 +218,19 @@ class JobWorkers:
             log.exception("job worker %s: job %s not finished", number, job.id)
             return None
 
-    async def _claim(self) -> RunningJob | None:
-        params = {"worker": self.name, "lease": self.settings.job_lease_seconds, "passing": None}
+    async def _claim(self, worker: str) -> RunningJob | None:
+        params = {"worker": worker, "lease": self.settings.job_lease_seconds, "passing": None}
         async with self.connect() as conn, conn.cursor(row_factory=dict_row) as cursor:
             await cursor.execute(queries("jobs").claim_job, params)
             row = await cursor.fetchone()
-        return None if row is None else await self._job_from(row)
+        return None if row is None else await self._job_from(row, worker)
 
     async def _pass(self, job: RunningJob) -> RunningJob | None:
         """Another collection's waiting job for this worker, taken in the transaction that
         puts ``job`` back in the queue; None (and ``job`` kept) if none waits whose turn
         comes no later than its own, or if ``job``'s cancel was asked."""
         q = queries("jobs")
-        params = {"worker": self.name, "lease": self.settings.job_lease_seconds,
+        params = {"worker": job.worker, "lease": self.settings.job_lease_seconds,
                   "passing": job.id, "job": job.id}  # fmt: skip
         row = None
         async with self.connect() as conn:
@@ -244,13 +245,13 @@ class JobWorkers:
         if row is None:
             return None
         self.notify()  # an idle worker here may take the job that passed at once
-        return await self._job_from(row)
+        return await self._job_from(row, job.worker)
 
-    async def _job_from(self, row: dict[str, Any]) -> RunningJob:
+    async def _job_from(self, row: dict[str, Any], worker: str) -> RunningJob:
         connect = await self._connect_for(row["collection_id"])
         job = RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
                          row["params"], self.settings, connect,
-                         attempts=row["attempts"])  # fmt: skip
+                         attempts=row["attempts"], worker=worker)  # fmt: skip
         if job.collection_id is not None:  # a re-embed (an admin's) runs to its end
             job.passing = partial(self._pass, job)
         return job
@@ -284,7 +285,7 @@ class JobWorkers:
         """Until the job's handler returns: its progress written, its lease renewed and
         its cancel read. Stopped by `finished`, never cancelled mid-write (counts taken
         for a write that was cut off would be lost)."""
-        params = {"job": job.id, "worker": self.name, "lease": self.settings.job_lease_seconds}
+        params = {"job": job.id, "worker": job.worker, "lease": self.settings.job_lease_seconds}
         every = min(REPORT_EVERY, self.settings.job_lease_seconds / 3)
         while not await _set_within(finished, every):
             try:
@@ -302,7 +303,7 @@ class JobWorkers:
 
     async def _run(self, job: RunningJob) -> RunningJob | None:
         """Run ``job`` to its end; if it passed its turn, the job its worker took."""
-        log.info("job %s (%s) started by %s", job.id, job.kind, self.name)
+        log.info("job %s (%s) started by %s", job.id, job.kind, job.worker)
         finished = asyncio.Event()
         heartbeat = asyncio.create_task(self._heartbeat(job, finished))
         status, error = "done", None

@@ -228,7 +228,7 @@ async def _passes(url: str, a: int, b: int) -> None:
 
     workers = JobWorkers(settings_for_tests(), connect, {})
     await run(QUEUE, a)
-    job = await workers._claim()
+    job = await workers._claim(workers.name)
     assert job is not None and job.passing is not None
     assert await job.passing() is None  # no other collection's job waits: it keeps its worker
     await run(QUEUE, a)
@@ -241,7 +241,9 @@ async def _passes(url: str, a: int, b: int) -> None:
     successor = await job.passing()
     assert successor is not None and successor.collection_id == b
     assert await run(STATE, job.id) == ("queued", None, 1)  # back in the queue
-    taken = await workers._claim()  # first in its collection's queue again, no new attempt
+    taken = await workers._claim(
+        workers.name
+    )  # first in its collection's queue again, no new attempt
     assert taken is not None and taken.id == job.id and taken.attempts == 1
     await run(QUEUE, b)  # a and b run one job each; b's second waits
     assert await taken.passing() is None  # b would hold both workers: a keeps its own
