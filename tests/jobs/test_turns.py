@@ -241,9 +241,7 @@ async def _passes(url: str, a: int, b: int) -> None:
     successor = await job.passing()
     assert successor is not None and successor.collection_id == b
     assert await run(STATE, job.id) == ("queued", None, 1)  # back in the queue
-    taken = await workers._claim(
-        workers.name
-    )  # first in its collection's queue again, no new attempt
+    taken = await workers._claim(workers.name)  # first in its queue again, no new attempt
     assert taken is not None and taken.id == job.id and taken.attempts == 1
     await run(QUEUE, b)  # a and b run one job each; b's second waits
     assert await taken.passing() is None  # b would hold both workers: a keeps its own
