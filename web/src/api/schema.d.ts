@@ -1943,7 +1943,7 @@ export interface components {
         Job: {
             /**
              * Attempts
-             * @description How many times a worker took it (more after a restart).
+             * @description How many times a worker took it (more after a restart; a turn passed to another collection's job and taken again is not one more).
              */
             attempts: number;
             /** Cancel Requested */

@@ -1249,7 +1249,8 @@ class Job(ResponseModel):
     )
     cancel_requested: bool
     attempts: int = Field(
-        description="How many times a worker took it (more after a restart).",
+        description="How many times a worker took it (more after a restart; a turn passed to "
+        "another collection's job and taken again is not one more).",
     )
     progress: JobProgress
     error: str | None
