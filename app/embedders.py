@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from psycopg import AsyncConnection
 
-from app.embed.base import REQUEST
+from app.embed.base import QUESTION
 from app.embed.local import LocalEmbedder
 from app.embed.registry import Embedders
 from app.ingest.store import load_spaces
@@ -44,7 +44,7 @@ async def embed_question(
     for space in spaces:
         embedder = embedders.for_space(space)
         if embedder is not None:
-            jobs[space.name] = embedder.encode_query(text, REQUEST)
+            jobs[space.name] = embedder.encode_query(text, QUESTION)
     values = await asyncio.gather(*jobs.values())
     return {name: value for name, value in zip(jobs, values, strict=True) if value is not None}
 

@@ -6,7 +6,9 @@ It counts what it was asked (``GET /stats``: calls, texts, the texts themselves 
 Authorization headers seen) and injects faults on demand (``POST /faults`` with a list of
 what the next calls get: ``429`` (with Retry-After), ``500``, ``timeout`` (no answer for
 a while), ``dims`` (one dimension short), ``nan``, ``400``, ``hold`` (no answer until
-``POST /release``; a call whose client went away meanwhile is not counted)).
+``POST /release``; a call whose client went away meanwhile is not counted)); ``POST
+/hold-matching`` with a text holds, until ``/release``, every call one of whose texts
+holds it.
 
     python tests/embed_server.py PORT [--hash DIMS]
 """
@@ -46,6 +48,7 @@ class State:
         self.model_lock = threading.Lock()
         self.held = 0
         self.release = threading.Event()
+        self.hold_matching: str | None = None
 
 
 def handler(state: State) -> type[BaseHTTPRequestHandler]:
@@ -87,13 +90,17 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 with state.lock:
                     state.faults = list(body)
                 self._answer(200, {"ok": True})
+            elif self.path == "/hold-matching":
+                with state.lock:
+                    state.hold_matching = str(body)
+                self._answer(200, {"ok": True})
             elif self.path == "/release":
                 state.release.set()
                 self._answer(200, {"ok": True})
             elif self.path == "/reset":
                 with state.lock:
                     state.faults, state.calls, state.texts, state.authorization = [], 0, [], []
-                    state.held = 0
+                    state.held, state.hold_matching = 0, None
                     state.release.clear()
                 self._answer(200, {"ok": True})
             elif self.path == "/v1/embeddings":
@@ -117,10 +124,17 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 self.connection.setblocking(True)
             return not gone
 
+        def _matches(self, body: dict[str, Any]) -> bool:
+            texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+            marker = state.hold_matching
+            return marker is not None and any(marker in text for text in texts)
+
         def _embeddings(self, body: dict[str, Any]) -> None:
             with state.lock:
                 fault = state.faults.pop(0) if state.faults else None
                 state.authorization.append(self.headers.get("Authorization") or "")
+            if self._matches(body):
+                fault = "hold"
             if fault == "timeout":
                 time.sleep(5)
             if fault == "hold" and not self._held():

@@ -12,6 +12,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from app.embed import turns
 from app.embed.config import EmbedderConfig
 from app.errors import BadGateway
 from app.vectors import SpaceValue
@@ -26,11 +27,12 @@ class Patience:
 
     retries: int | None  # None: the embedder's own setting
     max_wait: float  # seconds, one wait between tries
-    background: bool = False  # a job's: a request waiting for the same model goes first
+    rank: int  # who goes first of those waiting for the embedder (app/embed/turns.py)
 
 
-REQUEST = Patience(retries=1, max_wait=2.0)
-JOB = Patience(retries=None, max_wait=60.0, background=True)
+QUESTION = Patience(retries=1, max_wait=2.0, rank=turns.QUESTION)
+REQUEST = Patience(retries=1, max_wait=2.0, rank=turns.WRITE)
+JOB = Patience(retries=None, max_wait=60.0, rank=turns.BACKGROUND)
 
 
 class Tokenizer(Protocol):
@@ -59,7 +61,7 @@ class Embedder(Protocol):
         """Chunks' values, one per text (the document prefix already on them; None: the
         text has nothing this space can hold, e.g. no term)."""
 
-    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+    async def encode_query(self, text: str, patience: Patience = QUESTION) -> SpaceValue | None:
         """A question's value (None: it has nothing this space can match)."""
 
 
@@ -80,7 +82,7 @@ class DenseEncoding:
     ) -> list[SpaceValue | None]:
         return list(await self.embed(texts, patience))
 
-    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+    async def encode_query(self, text: str, patience: Patience = QUESTION) -> SpaceValue | None:
         rows = await self.embed([self.config.query_prefix + text], patience)
         row: np.ndarray = rows[0]
         return row

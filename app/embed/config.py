@@ -96,7 +96,12 @@ class EmbedderConfig(BaseModel):
         "before its text.",
     )
     batch_size: int = Field(default=64, ge=1, le=2048, description="Texts per model call.")
-    concurrency: int = Field(default=4, ge=1, le=64, description="openai: calls at once.")
+    concurrency: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="openai: calls at once (above 1, one is kept for questions).",
+    )
     timeout: float = Field(default=30.0, gt=0, le=600, description="openai: seconds per call.")
     retries: int = Field(
         default=5, ge=0, le=20,

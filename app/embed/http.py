@@ -1,6 +1,7 @@
 """Embedders behind an OpenAI-compatible ``POST {url}/embeddings`` endpoint.
 
-Texts go in batches of ``batch_size``, at most ``concurrency`` calls at once. A call
+Texts go in batches of ``batch_size``, at most ``concurrency`` calls at once, questions
+first and one call kept for them (app/embed/turns.py). A call
 answered 429 or 5xx, or that timed out or could not connect, is tried again after the
 wait its ``Retry-After`` asks for (seconds or an HTTP date), else after a doubling
 back-off, as often as the caller's patience allows; any other answer fails at once. The
@@ -29,6 +30,7 @@ from app.embed.base import (
     normalized,
 )
 from app.embed.config import EmbedderConfig
+from app.embed.turns import Turns
 from app.errors import BadGateway, RagError, Unavailable
 
 log = logging.getLogger("ragsearch")
@@ -73,7 +75,7 @@ class OpenAIEmbedder(DenseEncoding):
         self._key = key
         self._client = client
         self._endpoint = config.url.rstrip("/") + "/embeddings"
-        self._calls = asyncio.Semaphore(config.concurrency)
+        self._turns = Turns(config.concurrency)
 
     @property
     def max_tokens(self) -> int:
@@ -137,7 +139,7 @@ class OpenAIEmbedder(DenseEncoding):
         attempt = 0
         while True:
             try:
-                async with self._calls:
+                async with self._turns.turn(patience.rank):
                     return await self._call(texts)
             except _Retryable as failure:
                 wait = failure.wait

@@ -17,16 +17,24 @@ import json
 import os
 import threading
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from app.embed.base import REQUEST, DenseEncoding, Patience, Tokenizer, checked_vectors, normalized
+from app.embed.base import (
+    QUESTION,
+    REQUEST,
+    DenseEncoding,
+    Patience,
+    Tokenizer,
+    checked_vectors,
+    normalized,
+)
 from app.embed.config import DEFAULT_PACKAGE, EmbedderConfig
+from app.embed.turns import Turns
 from app.errors import BadRequest, Unavailable
 from app.vectors import SpaceValue
 
@@ -96,57 +104,10 @@ def local_dimensions(folder: str) -> int | None:
     return None
 
 
-# Texts go to the model at most this many at a time (a turn of about a second here), and
-# a small call (a query) goes before a larger one waiting, a request's before a job's: a
-# query waits for one turn, not for a job's whole batch (256 texts: 10-20 s on 2 cores,
-# every tenant's queries held behind them). A call passed over this many turns goes next
-# (a steady stream of queries never holds a job for ever).
+# Texts go to the model at most this many at a time (a turn of about a second here): a
+# question waits for one turn of a job's batch, not for the whole batch (256 texts: 10-20
+# s on 2 cores, every tenant's questions held behind them). Who goes next: app/embed/turns.py.
 TURN_TEXTS = 16
-PASSED_OVER = 3
-
-
-def _rank(texts: int, background: bool) -> int:
-    """Who goes first: 0 a request's call of one turn, 1 a request's larger one, 2 a job's."""
-    return 2 if background else int(texts > TURN_TEXTS)
-
-
-class Turns:
-    """One model call at a time in an event loop; of those waiting, the lowest rank goes
-    first, unless a higher one has been passed over PASSED_OVER times. Callers wait here,
-    not in a thread: only the call whose turn it is takes one."""
-
-    def __init__(self) -> None:
-        self._changed = asyncio.Condition()
-        self._busy = False
-        self._waiting = [0, 0, 0]  # by rank
-        self._passed = [0, 0, 0]  # turns given to a lower rank while this one waited
-
-    def _overdue(self, rank: int) -> bool:
-        return bool(self._waiting[rank]) and self._passed[rank] >= PASSED_OVER
-
-    def _may_go(self, rank: int) -> bool:
-        if self._busy or any(self._overdue(h) for h in range(rank + 1, len(self._waiting))):
-            return False
-        return not any(self._waiting[:rank]) or self._overdue(rank)
-
-    @asynccontextmanager
-    async def turn(self, rank: int) -> AsyncIterator[None]:
-        async with self._changed:
-            self._waiting[rank] += 1
-            try:
-                await self._changed.wait_for(lambda: self._may_go(rank))
-            finally:
-                self._waiting[rank] -= 1
-            self._busy = True
-            self._passed[rank] = 0
-            for higher in range(rank + 1, len(self._waiting)):
-                self._passed[higher] += bool(self._waiting[higher])
-        try:
-            yield
-        finally:
-            async with self._changed:
-                self._busy = False
-                self._changed.notify_all()
 
 
 def _turns(texts: list[str]) -> list[list[str]]:
@@ -193,10 +154,10 @@ class _LoadedModel:
 
 
 async def in_turns(
-    model: _LoadedModel, texts: list[str], background: bool, call: Callable[[list[str]], R]
+    model: _LoadedModel, texts: list[str], rank: int, call: Callable[[list[str]], R]
 ) -> list[R]:
     """``call`` on the texts a turn at a time (in a thread, its turn come)."""
-    done, rank = [], _rank(len(texts), background)
+    done = []
     for part in _turns(texts):
         async with model.turns().turn(rank):
             done.append(await asyncio.to_thread(call, part))
@@ -262,7 +223,7 @@ class LocalEmbedder(DenseEncoding):
 
     async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray:
         model = await asyncio.to_thread(self._loaded)
-        parts = await in_turns(model, list(texts), patience.background, lambda part: (
+        parts = await in_turns(model, list(texts), patience.rank, lambda part: (
             model.encode(part, self.config.batch_size, self.config.normalize)))  # fmt: skip
         rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return checked_vectors(self.space, rows, len(texts), self.dims)
@@ -283,7 +244,7 @@ class LocalTokenEmbedder(LocalEmbedder):
         self, texts: Sequence[str], patience: Patience = REQUEST
     ) -> list[SpaceValue | None]:
         model = await asyncio.to_thread(self._loaded)
-        parts = await in_turns(model, list(texts), patience.background, lambda part: (
+        parts = await in_turns(model, list(texts), patience.rank, lambda part: (
             model.encode_tokens(part, self.config.batch_size)))  # fmt: skip
         rows = [row for part in parts for row in part]
         return [self._checked(row[: self.keep]) for row in rows]
@@ -297,5 +258,5 @@ class LocalTokenEmbedder(LocalEmbedder):
     ) -> list[SpaceValue | None]:
         return await self._tokens(texts, patience)
 
-    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
-        return (await self._tokens([self.config.query_prefix + text]))[0]
+    async def encode_query(self, text: str, patience: Patience = QUESTION) -> SpaceValue | None:
+        return (await self._tokens([self.config.query_prefix + text], patience))[0]

@@ -25,7 +25,7 @@ from typing import Any
 
 from pgvector import SparseVector
 
-from app.embed.base import REQUEST, Patience, Tokenizer
+from app.embed.base import QUESTION, REQUEST, Patience, Tokenizer
 from app.embed.config import EmbedderConfig
 from app.embed.local import model_source
 from app.errors import BadRequest
@@ -99,7 +99,7 @@ class TermEncoder:
         counts = await asyncio.to_thread(self.term_counts, texts)
         return [self.weights(c) for c in counts]  # None: a chunk without a term
 
-    async def encode_query(self, text: str, patience: Patience = REQUEST) -> SpaceValue | None:
+    async def encode_query(self, text: str, patience: Patience = QUESTION) -> SpaceValue | None:
         """The question's distinct terms, each weighing 1 until the search weighs them by
         their rarity."""
         (counts,) = await asyncio.to_thread(self.term_counts, [text])

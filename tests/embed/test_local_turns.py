@@ -9,13 +9,15 @@ import time
 
 import numpy as np
 
+from app.embed.base import REQUEST
 from app.embed.config import local_default
-from app.embed.local import PASSED_OVER, TURN_TEXTS, Turns, in_turns, loaded_model, model_source
+from app.embed.local import TURN_TEXTS, LocalEmbedder, in_turns, loaded_model, model_source
+from app.embed.turns import BACKGROUND, PASSED_OVER, QUESTION, WRITE, Turns
 
 
 async def _until_waiting(turns: Turns, count: int) -> None:
     for _ in range(500):
-        if sum(turns._waiting) == count:
+        if turns.waiting() == count:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"{count} callers never waited")
@@ -44,7 +46,69 @@ async def _order(ranks: list[int]) -> list[int]:
 
 
 def test_of_those_waiting_the_lowest_rank_goes_first():
-    assert asyncio.run(_order([2, 1, 0])) == [0, 1, 2]  # a job's, a request's, a query's
+    ranks = [BACKGROUND, WRITE, WRITE, QUESTION]
+    assert asyncio.run(_order(ranks)) == [QUESTION, WRITE, WRITE, BACKGROUND]
+
+
+async def _question_beside_writes() -> list[str]:
+    """Four one-text writes and a question wait for the model; who is served first."""
+    embedder = LocalEmbedder(local_default(), "minilm", 384)
+    await embedder.load()
+    turns, order, release = loaded_model(embedder._source).turns(), [], asyncio.Event()
+
+    async def holder() -> None:
+        async with turns.turn(BACKGROUND):
+            await release.wait()
+
+    async def write(n: int) -> None:
+        await embedder.encode([f"a note of four words {n}"], REQUEST)
+        order.append(f"write {n}")
+
+    async def question() -> None:
+        await embedder.encode_query("how long does cold brew steep")
+        order.append("question")
+
+    tasks = [asyncio.create_task(holder())]
+    await _until_waiting(turns, 0)
+    for n in range(4):
+        tasks.append(asyncio.create_task(write(n)))
+        await _until_waiting(turns, n + 1)
+    tasks.append(asyncio.create_task(question()))
+    await _until_waiting(turns, 5)
+    release.set()
+    await asyncio.gather(*tasks)
+    return order
+
+
+def test_a_question_goes_before_writes_of_one_text():
+    # a write of a few texts was ranked as a question: four concurrent one-text writes of
+    # one tenant put another's searches behind them
+    assert asyncio.run(_question_beside_writes())[0] == "question"
+
+
+async def _served_at_once(calls: int, writes: int) -> tuple[int, bool]:
+    """``writes`` held calls, then a question: how many writes run, whether it runs too."""
+    turns, release, running = Turns(calls), asyncio.Event(), [0]
+
+    async def held(rank: int) -> None:
+        async with turns.turn(rank):
+            running[0] += 1
+            await release.wait()
+
+    tasks = [asyncio.create_task(held(WRITE)) for _ in range(writes)]
+    await asyncio.sleep(0.05)
+    ran = running[0]
+    question = asyncio.create_task(held(QUESTION))
+    await asyncio.sleep(0.05)
+    answered = running[0] == ran + 1
+    release.set()
+    await asyncio.gather(question, *tasks)
+    return ran, answered
+
+
+def test_writes_leave_a_call_free_for_a_question():
+    assert asyncio.run(_served_at_once(calls=3, writes=5)) == (2, True)
+    assert asyncio.run(_served_at_once(calls=1, writes=2)) == (1, False)  # one call: waits
 
 
 def test_a_call_passed_over_enough_turns_goes_next():
@@ -59,10 +123,10 @@ async def _query_beside_a_job(texts: list[str]) -> tuple[float, float]:
         return model.encode(part, 64, True)
 
     started = time.monotonic()
-    job = asyncio.create_task(in_turns(model, texts, True, encode))
+    job = asyncio.create_task(in_turns(model, texts, BACKGROUND, encode))
     await asyncio.sleep(0.5)  # the job's first turn runs
     asked = time.monotonic()
-    (query,) = await in_turns(model, ["how long does cold brew steep"], False, encode)
+    (query,) = await in_turns(model, ["how long does cold brew steep"], QUESTION, encode)
     answered = time.monotonic()
     parts = await job
     job_took = time.monotonic() - started

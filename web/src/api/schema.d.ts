@@ -1035,7 +1035,7 @@ export interface components {
             batch_size?: number;
             /**
              * Concurrency
-             * @description openai: calls at once.
+             * @description openai: calls at once (above 1, one is kept for questions).
              * @default 4
              */
             concurrency?: number;

@@ -491,7 +491,7 @@ class EmbedderConfig(RequestModel):
     )
     concurrency: int = Field(
         default=4,
-        description="openai: calls at once.",
+        description="openai: calls at once (above 1, one is kept for questions).",
     )
     timeout: float = Field(
         default=30.0,
