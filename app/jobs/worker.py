@@ -111,9 +111,13 @@ class RunningJob:
             raise JobPassed()
 
     async def hold(self, conn: AsyncConnection) -> None:
-        """Lock the job's row for the transaction; raise JobStopped if it was cancelled."""
-        cursor = await conn.execute(queries("jobs").hold_job, {"job": self.id})
+        """Lock the job's row for the transaction, its lease renewed; raise JobStopped if
+        it was cancelled or another worker holds it now."""
+        params = {"job": self.id, "worker": self.worker,
+                  "lease": self.settings.job_lease_seconds}  # fmt: skip
+        cursor = await conn.execute(queries("jobs").hold_job, params)
         row = await cursor.fetchone()
+        self.lost = self.lost or row is None
         self.cancelled = self.cancelled or bool(row and row[0])
         self.check()
 
@@ -289,10 +293,13 @@ class JobWorkers:
         every = min(REPORT_EVERY, self.settings.job_lease_seconds / 3)
         while not await _set_within(finished, every):
             try:
-                async with self.connect() as conn:
-                    await job.flush(conn)
+                async with self.connect() as conn, conn.transaction():
+                    await conn.execute(queries("jobs").skip_held_row)
                     cursor = await conn.execute(queries("jobs").renew_lease, params)
                     row = await cursor.fetchone()
+                    await job.flush(conn)
+            except psycopg.errors.LockNotAvailable:  # an item storing renewed it
+                continue
             except (psycopg.Error, RagError, OSError) as error:
                 log.warning("job %s: cannot renew its lease: %s", job.id, error)
                 continue

@@ -76,6 +76,11 @@ WHERE collection_id = %(collection)s AND status IN ('queued', 'running');
 -- name: collection_name
 SELECT name FROM rag.collections WHERE id = %(id)s;
 
+-- name: skip_held_row
+-- A heartbeat waits this long at most for its job's row: an item being stored holds it
+-- (and renews the lease itself); waiting, the heartbeat would hold a connection as long.
+SET LOCAL lock_timeout = '100ms';
+
 -- name: renew_lease
 -- The worker still holds the job: its lease runs on; answers whether to stop.
 UPDATE rag.jobs
@@ -164,5 +169,9 @@ ORDER BY j.id DESC LIMIT %(limit)s;
 
 -- name: hold_job
 -- In the transaction that stores an item: the job's row, locked (a cancel waits for the
--- item, or the item sees the cancel), and whether it was cancelled.
-SELECT cancel_requested FROM rag.jobs WHERE id = %(job)s FOR UPDATE;
+-- item, or the item sees the cancel), its lease renewed (the heartbeat skips a job whose
+-- row an item holds), and whether it was cancelled; no row when another worker holds it.
+UPDATE rag.jobs
+SET lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
+WHERE id = %(job)s AND worker = %(worker)s AND status = 'running'
+RETURNING cancel_requested;

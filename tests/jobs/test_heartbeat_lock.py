@@ -1,0 +1,89 @@
+"""A job's heartbeat never waits on its job's row: while an item is being stored (its
+transaction holds the row and renews the lease itself) the heartbeat skips its beat and
+gives its connection back at once. (It waited for the row holding a pool connection: two
+jobs storing large items took a pool of two, and another tenant's search got 503.)"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from conftest import PgServer, ServiceProcess, start_service
+from embed_server import embed_server
+from helpers import until
+
+COLLECTIONS = ("a", "b")
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[str]:
+    with embed_server("--hash", "8") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def service(pg: PgServer, template_db: str, endpoint: str) -> Iterator[tuple[ServiceProcess, str]]:
+    url = pg.create_database()
+    service = start_service({
+        "DATABASE_URL": url, "RAG_EMBEDDER": "none", "RAG_POOL_SIZE": "2",
+        "RAG_POOL_TIMEOUT": "1", "RAG_COLLECTION_CONCURRENCY": "2", "RAG_JOB_WORKERS": "2",
+    })  # fmt: skip
+    try:
+        with httpx.Client(base_url=service.base_url, timeout=30) as client:
+            embedder = {"kind": "openai", "url": endpoint, "model": "hash-8"}
+            space = {"name": "remote", "dims": 8, "embedder": embedder}
+            assert client.post("/api/rag/spaces", json=space).status_code == 201
+            for name in (*COLLECTIONS, "reader"):
+                assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
+            stored = client.post("/api/rag/documents", json=_document("reader", "r-1"))
+            assert stored.status_code == 200, stored.text
+        yield service, url
+    finally:
+        service.stop()
+        pg.drop_database(url)
+
+
+def _document(collection: str, doc_id: str) -> dict[str, Any]:
+    return {"doc_id": doc_id, "collection": collection, "text": f"The text of {doc_id}."}
+
+
+def _running(url: str) -> int:
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM rag.jobs WHERE status = 'running'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_a_search_answers_while_the_jobs_rows_are_held(service, endpoint):
+    process, url = service
+    control = httpx.Client(base_url=endpoint.removesuffix("/v1"), timeout=10)
+    control.post("/reset")
+    control.post("/faults", json=["hold", "hold"])
+    client = httpx.Client(base_url=process.base_url, timeout=30)
+    jobs = []
+    for name in COLLECTIONS:
+        r = client.post("/api/rag/documents?async=true", json=_document(name, f"{name}-1"))
+        assert r.status_code == 202, r.text
+        jobs.append(r.headers["location"])
+    until(lambda: control.get("/stats").json()["held"] == 2, 30, "both jobs wait to embed")
+    assert _running(url) == 2
+
+    with psycopg.connect(url) as holder:  # as two items being stored hold them
+        holder.execute("SELECT id FROM rag.jobs WHERE status = 'running' FOR UPDATE")
+        for _ in range(3):
+            time.sleep(1.5)  # each heartbeat beats every second
+            search = {"query_embedding": [0.5] * 8, "collection": "reader", "top_k": 3}
+            found = client.post("/api/rag/search/space/remote", json=search)
+            assert found.status_code == 200, found.text
+            assert [row["doc_id"] for row in found.json()["results"]] == ["r-1"]
+        holder.rollback()
+
+    control.post("/release")
+    for location in jobs:
+        until(lambda at=location: client.get(at).json()["job"]["status"] == "done", 30, "done")
+        assert client.get(location).json()["job"]["attempts"] == 1
+    control.post("/reset")
