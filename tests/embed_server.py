@@ -7,8 +7,8 @@ Authorization headers seen) and injects faults on demand (``POST /faults`` with 
 what the next calls get: ``429`` (with Retry-After), ``500``, ``timeout`` (no answer for
 a while), ``dims`` (one dimension short), ``nan``, ``400``, ``hold`` (no answer until
 ``POST /release``; a call whose client went away meanwhile is not counted)); ``POST
-/hold-matching`` with a text holds, until ``/release``, every call one of whose texts
-holds it.
+/hold-matching`` with a text holds every call one of whose texts holds it, until ``POST
+/release-matching`` with that text (or ``/release``).
 
     python tests/embed_server.py PORT [--hash DIMS]
 """
@@ -48,7 +48,7 @@ class State:
         self.model_lock = threading.Lock()
         self.held = 0
         self.release = threading.Event()
-        self.hold_matching: str | None = None
+        self.hold_matching: dict[str, threading.Event] = {}
 
 
 def handler(state: State) -> type[BaseHTTPRequestHandler]:
@@ -92,15 +92,22 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 self._answer(200, {"ok": True})
             elif self.path == "/hold-matching":
                 with state.lock:
-                    state.hold_matching = str(body)
+                    state.hold_matching[str(body)] = threading.Event()
+                self._answer(200, {"ok": True})
+            elif self.path == "/release-matching":
+                with state.lock:
+                    state.hold_matching[str(body)].set()
                 self._answer(200, {"ok": True})
             elif self.path == "/release":
                 state.release.set()
+                with state.lock:
+                    for event in state.hold_matching.values():
+                        event.set()
                 self._answer(200, {"ok": True})
             elif self.path == "/reset":
                 with state.lock:
                     state.faults, state.calls, state.texts, state.authorization = [], 0, [], []
-                    state.held, state.hold_matching = 0, None
+                    state.held, state.hold_matching = 0, {}
                     state.release.clear()
                 self._answer(200, {"ok": True})
             elif self.path == "/v1/embeddings":
@@ -108,11 +115,11 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
             else:
                 self._answer(404, {"error": "not found"})
 
-        def _held(self) -> bool:
-            """Wait for /release; whether the client is still there to answer."""
+        def _held(self, release: threading.Event) -> bool:
+            """Wait for the release; whether the client is still there to answer."""
             with state.lock:
                 state.held += 1
-            state.release.wait(120)
+            release.wait(120)
             self.connection.setblocking(False)
             try:
                 gone = self.connection.recv(1, socket.MSG_PEEK) == b""
@@ -124,20 +131,23 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
                 self.connection.setblocking(True)
             return not gone
 
-        def _matches(self, body: dict[str, Any]) -> bool:
+        def _release_of(self, body: dict[str, Any], fault: str | None) -> threading.Event | None:
+            """What a held call waits for (None: it is not held)."""
             texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-            marker = state.hold_matching
-            return marker is not None and any(marker in text for text in texts)
+            with state.lock:
+                for marker, release in state.hold_matching.items():
+                    if any(marker in text for text in texts):
+                        return release
+            return state.release if fault == "hold" else None
 
         def _embeddings(self, body: dict[str, Any]) -> None:
             with state.lock:
                 fault = state.faults.pop(0) if state.faults else None
                 state.authorization.append(self.headers.get("Authorization") or "")
-            if self._matches(body):
-                fault = "hold"
+            release = self._release_of(body, fault)
             if fault == "timeout":
                 time.sleep(5)
-            if fault == "hold" and not self._held():
+            if release is not None and not self._held(release):
                 return
             if fault in ("429", "500"):
                 headers = {"Retry-After": "1"} if fault == "429" else {}

@@ -37,12 +37,14 @@ class Shares:
     _slots: dict[tuple[str, str], _Slots] = field(default_factory=dict)
 
     @asynccontextmanager
-    async def for_job(self, collection: str) -> AsyncIterator[None]:
-        """A job's connection: a slot of ``collection``, waited for as long as it takes,
-        and one of its jobs' own slots (one fewer than the collection's, at least one):
-        its jobs never hold every slot while its searches wait."""
-        async with self._slot(("jobs", collection), None), \
-                self._slot(("collection", collection), None):  # fmt: skip
+    async def for_job(self, collection: str, wait: float | None = None) -> AsyncIterator[None]:
+        """A job's connection: a slot of ``collection`` and one of its jobs' own slots (one
+        fewer than the collection's, at least one): its jobs never hold every slot while
+        its searches wait. Waited for ``wait`` seconds (None: as long as it takes), then
+        Throttled (the worker may give its turn away meanwhile: app/jobs/worker.py)."""
+        deadline = None if wait is None else asyncio.get_running_loop().time() + wait
+        async with self._slot(("jobs", collection), deadline), \
+                self._slot(("collection", collection), deadline):  # fmt: skip
             yield
 
     @asynccontextmanager

@@ -23,7 +23,7 @@ from app.ingest.prepare import PreparedDocument, parse_document, prepare_documen
 from app.ingest.rules import rules_for
 from app.ingest.store import load_spaces, store_documents
 from app.jobs.store import JSON_DOCUMENT, item_bytes
-from app.jobs.worker import JobStopped, RunningJob, failure_message
+from app.jobs.worker import JobPassed, JobStopped, RunningJob, failure_message
 from app.spaces import SpaceInfo
 
 log = logging.getLogger("ragsearch")
@@ -110,6 +110,6 @@ async def run_ingest(job: RunningJob) -> None:
         try:
             await _run_item(job, item)
         except Exception as failure:
-            if isinstance(failure, JobStopped) or job.will_resume(failure):
+            if isinstance(failure, JobStopped | JobPassed) or job.will_resume(failure):
                 raise
             await _fail_item(job, item, failure)

@@ -36,6 +36,7 @@ from app.errors import (
     UNEXPECTED,
     ConnectionLost,
     RagError,
+    Throttled,
     connection_lost,
     from_database_error,
     passing,
@@ -44,7 +45,8 @@ from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
 
-Share = Callable[[str], AbstractAsyncContextManager[None]]  # a slot of a collection's share
+# a slot of a collection's share, waited for so many seconds at most (None: no bound)
+Share = Callable[[str, float | None], AbstractAsyncContextManager[None]]
 IDLE_POLL = 1.0
 MAX_ATTEMPTS = 5  # a job that failed in passing this often fails at the next
 REPORT_EVERY = 1.0  # progress a page can follow as it goes; a cancel seen within a second
@@ -97,11 +99,16 @@ class RunningJob:
         """Between two of its items: past its turn (RAG_JOB_TURN_SECONDS), the job gives
         its worker to another collection's waiting job, if one waits (JobPassed), and
         waits in the queue in its collection's place; else its turn starts again."""
-        if self.passing is None:
-            return
         if time.monotonic() - self.turn_started < self.settings.job_turn_seconds:
             return
         self.turn_started = time.monotonic()
+        await self.give_way()
+
+    async def give_way(self) -> None:
+        """Give the worker to another collection's waiting job whose turn comes no later
+        (JobPassed), if one waits; else go on."""
+        if self.passing is None:
+            return
         try:
             self.successor = await self.passing()
         except (psycopg.Error, RagError, OSError) as error:  # the job goes on where it is
@@ -252,25 +259,25 @@ class JobWorkers:
         return await self._job_from(row, job.worker)
 
     async def _job_from(self, row: dict[str, Any], worker: str) -> RunningJob:
-        connect = await self._connect_for(row["collection_id"])
         job = RunningJob(row["id"], row["kind"], row["collection_id"], row["space_id"],
-                         row["params"], self.settings, connect,
+                         row["params"], self.settings, self.connect,
                          attempts=row["attempts"], worker=worker)  # fmt: skip
         if job.collection_id is not None:  # a re-embed (an admin's) runs to its end
             job.passing = partial(self._pass, job)
+        job.connect = await self._connect_for(job)
         return job
 
-    async def _connect_for(self, collection_id: int | None) -> Connect:
+    async def _connect_for(self, job: RunningJob) -> Connect:
         """How a job's handler connects: within its collection's share of the pool, as its
         requests do (app/api/shares.py), so a tenant's job and searches together leave
         connections for the others (before, a job's connection came on top of the share,
         and one job with the tenant's searches held the whole pool)."""
-        share = self.share
-        if share is None or collection_id is None:
+        if self.share is None or job.collection_id is None:
             return self.connect
         try:
             async with self.connect() as conn:
-                cursor = await conn.execute(queries("jobs").collection_name, {"id": collection_id})
+                cursor = await conn.execute(queries("jobs").collection_name,
+                                            {"id": job.collection_id})  # fmt: skip
                 row = await cursor.fetchone()
         except (psycopg.Error, RagError, OSError):  # the job is held: run it, if unshared
             return self.connect
@@ -280,10 +287,28 @@ class JobWorkers:
 
         @contextlib.asynccontextmanager
         async def shared() -> AsyncIterator[AsyncConnection]:
-            async with share(name), connect() as conn:
-                yield conn
+            async with contextlib.AsyncExitStack() as held:
+                await self._share_slot(held, job, name)
+                yield await held.enter_async_context(connect())
 
         return shared
+
+    async def _share_slot(
+        self, held: contextlib.AsyncExitStack, job: RunningJob, collection: str
+    ) -> None:
+        """A slot of the collection's share, however long its own requests hold them all;
+        every RAG_JOB_TURN_SECONDS of waiting the job gives its worker to another
+        collection's waiting job, if one waits (before, it held the worker waiting, and a
+        tenant whose writes held every slot of its collection stalled every worker)."""
+        assert self.share is not None
+        while True:
+            try:
+                await held.enter_async_context(
+                    self.share(collection, self.settings.job_turn_seconds)
+                )
+                return
+            except Throttled:
+                await job.give_way()
 
     async def _heartbeat(self, job: RunningJob, finished: asyncio.Event) -> None:
         """Until the job's handler returns: its progress written, its lease renewed and

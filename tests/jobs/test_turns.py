@@ -15,7 +15,7 @@ from app.api.shares import Shares
 from app.db.sqlfiles import queries
 from app.errors import Throttled
 from app.jobs.store import NewItem, create_job
-from app.jobs.worker import JobWorkers
+from app.jobs.worker import JobPassed, JobWorkers, RunningJob
 from conftest import settings_for_tests
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "0",
@@ -159,7 +159,8 @@ async def _a_jobs_connection_waits_for_its_collections_share(url: str, collectio
             yield conn
 
     workers = JobWorkers(settings_for_tests(), connect, {}, shares.for_job)
-    job_connect = await workers._connect_for(collection)
+    job = RunningJob(0, "ingest", collection, None, {}, workers.settings, connect)
+    job_connect = await workers._connect_for(job)
     got = asyncio.Event()
 
     async def job_item() -> None:
@@ -245,6 +246,38 @@ async def _passes(url: str, a: int, b: int) -> None:
     assert taken is not None and taken.id == job.id and taken.attempts == 1
     await run(QUEUE, b)  # a and b run one job each; b's second waits
     assert await taken.passing() is None  # b would hold both workers: a keeps its own
+
+
+async def _gives_way_waiting_for_a_slot(url: str, a: int, b: int) -> None:
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[psycopg.AsyncConnection]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            yield conn
+
+    shares = Shares(per_key=4, per_collection=2, wait=0.2)
+    settings = settings_for_tests(job_turn_seconds=0.3)
+    workers = JobWorkers(settings, connect, {}, shares.for_job)
+    async with connect() as conn:
+        await conn.execute(QUEUE, (a,))
+    job = await workers._claim(workers.name)
+    assert job is not None and job.collection_id == a
+    async with shares.hold("a-key", "turns_slot_a"), shares.hold("a-key", "turns_slot_a"):
+        async with connect() as conn:  # the tenant's writes hold every slot of its collection
+            other = await (await conn.execute(QUEUE, (b,))).fetchone()
+        with pytest.raises(JobPassed):  # its item waits for a slot: it gives its worker away
+            async with asyncio.timeout(10), job.connect():
+                pass
+    assert job.successor is not None and other is not None and job.successor.id == other[0]
+    async with connect() as conn:
+        assert await (await conn.execute(STATE, (job.id,))).fetchone() == ("queued", None, 1)
+
+
+def test_a_job_waiting_for_its_collections_slot_gives_its_worker_away(db_url, queue):
+    """Before, it waited holding its worker as long as the tenant's own requests held every
+    slot of its collection: one tenant's writes stalled every worker, and another tenant's
+    jobs waited (45 s in a hostile neighbour's run)."""
+    a, b = _collection(queue, "turns_slot_a"), _collection(queue, "turns_slot_b")
+    asyncio.run(_gives_way_waiting_for_a_slot(db_url, a, b))
 
 
 QUEUE = "INSERT INTO rag.jobs (kind, collection_id) VALUES ('ingest', %s) RETURNING id"
