@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from app.api.shares import Shares
-from app.db.sqlfiles import queries
+from app.db.sqlfiles import apply_schema_file, queries
 from app.errors import Throttled
 from app.jobs.store import NewItem, create_job
 from app.jobs.worker import JobPassed, JobWorkers, RunningJob
@@ -306,3 +306,22 @@ def test_a_queued_job_cancelled_leaves_no_item_waiting_nor_its_input(client, que
     assert [row[0] for row in items.fetchall()] == ["cancelled", "cancelled"]
     parts = queue.execute("SELECT count(*) FROM rag.job_parts WHERE job_id = %s", (job,))
     assert parts.fetchone() == (0,)
+
+
+def test_jobs_ended_while_queued_before_lose_their_queued_items_and_input(queue):
+    """Migration 0021: a job cancelled while queued before cancel_job ended its items kept
+    them queued, and its input, for ever."""
+    collection = _collection(queue, "turns_old_cancel")
+    ended, waiting = _queued(queue, collection), _queued(queue, collection)
+    for job in (ended, waiting):
+        queue.execute("INSERT INTO rag.job_items (job_id, ordinal, name, content_type, size)"
+                      " VALUES (%s, 0, 'a.txt', 'text/plain', 3)", (job,))  # fmt: skip
+        queue.execute("INSERT INTO rag.job_parts (job_id, ordinal, seq, data)"
+                      " VALUES (%s, 0, 0, 'abc')", (job,))  # fmt: skip
+    queue.execute("UPDATE rag.jobs SET status = 'cancelled' WHERE id = %s", (ended,))
+    apply_schema_file(queue, "0021_finished_jobs_input.sql")
+    items = "SELECT job_id, status FROM rag.job_items WHERE job_id IN (%s, %s) ORDER BY 1"
+    assert queue.execute(items, (ended, waiting)).fetchall() == [
+        (ended, "cancelled"), (waiting, "queued")]  # fmt: skip
+    parts = "SELECT job_id FROM rag.job_parts WHERE job_id IN (%s, %s)"
+    assert queue.execute(parts, (ended, waiting)).fetchall() == [(waiting,)]
