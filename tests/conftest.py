@@ -224,6 +224,26 @@ def service_on_own_database(pg: PgServer, env: dict[str, str]) -> Iterator[Servi
 
 
 @pytest.fixture(scope="module")
+def hash_endpoint() -> Iterator[str]:
+    """An embeddings server of the module's own answering hash vectors of 8 dimensions
+    (tests/embed_server.py): its ``/v1`` URL."""
+    from embed_server import embed_server
+
+    with embed_server("--hash", "8") as url:
+        yield url
+
+
+@pytest.fixture
+def endpoint_control(hash_endpoint: str) -> Iterator[httpx.Client]:
+    """The hash endpoint's faults and holds, cleared before and after the test."""
+    with httpx.Client(base_url=hash_endpoint.removesuffix("/v1"), timeout=10) as control:
+        control.post("/reset")
+        yield control
+        control.post("/release")
+        control.post("/reset")
+
+
+@pytest.fixture(scope="module")
 def demo_service(pg: PgServer, template_db: str) -> Iterator[ServiceProcess]:
     """A service on a database of its own with the demo corpus loaded (``serve --demo``)."""
     env = {"RAG_API_KEYS": WRITE_KEY, "RAG_READ_KEYS": READ_KEY, "RAG_DEMO": "true"}

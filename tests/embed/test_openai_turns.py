@@ -12,51 +12,25 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from conftest import PgServer, ServiceProcess, start_service
-from embed_server import embed_server
+from conftest import PgServer, ServiceProcess
 from helpers import until
+from remote_space import remote_space_service
 
 CALLS = 2
 MARKER = "HELD-BY-THE-ENDPOINT"
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    with embed_server("--hash", "8") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def service(pg: PgServer, template_db: str, endpoint: str) -> Iterator[ServiceProcess]:
-    url = pg.create_database()
-    service = start_service({"DATABASE_URL": url, "RAG_EMBEDDER": "none"})
-    try:
-        with httpx.Client(base_url=service.base_url, timeout=30) as client:
-            embedder = {"kind": "openai", "url": endpoint, "model": "hash-8",
-                        "concurrency": CALLS, "batch_size": 1}  # fmt: skip
-            space = {"name": "remote", "dims": 8, "embedder": embedder}
-            assert client.post("/api/rag/spaces", json=space).status_code == 201
-            for name in ("writer", "reader"):
-                assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
-            doc = {"doc_id": "r-1", "collection": "reader", "text": "Cold brew steeps a day."}
-            assert client.post("/api/rag/documents", json=doc).status_code == 200
+def service(pg: PgServer, template_db: str, hash_endpoint: str) -> Iterator[ServiceProcess]:
+    with remote_space_service(pg, hash_endpoint, {}, ("writer", "reader"),
+                              concurrency=CALLS, batch_size=1) as (service, _):  # fmt: skip
+        doc = {"doc_id": "r-1", "collection": "reader", "text": "Cold brew steeps a day."}
+        assert httpx.post(f"{service.base_url}/api/rag/documents", json=doc).status_code == 200
         yield service
-    finally:
-        service.stop()
-        pg.drop_database(url)
 
 
-@pytest.fixture
-def control(endpoint: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=endpoint.removesuffix("/v1"), timeout=10) as client:
-        client.post("/reset")
-        yield client
-        client.post("/release")
-        client.post("/reset")
-
-
-def test_a_question_is_embedded_while_the_endpoint_holds_every_write(service, control):
-    base = service.base_url
+def test_a_question_is_embedded_while_the_endpoint_holds_every_write(service, endpoint_control):
+    base, control = service.base_url, endpoint_control
     control.post("/hold-matching", json=MARKER)
     answers: list[httpx.Response] = []
 

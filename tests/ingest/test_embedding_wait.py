@@ -14,48 +14,21 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import PgServer, ServiceProcess, start_service
-from embed_server import embed_server
+from conftest import PgServer, ServiceProcess
 from helpers import until
+from remote_space import remote_space_service
 
 WRITERS = ("w1", "w2")
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    with embed_server("--hash", "8") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def small_pool(pg: PgServer, template_db: str, endpoint: str) -> Iterator[ServiceProcess]:
-    url = pg.create_database()
-    service = start_service({
-        "DATABASE_URL": url, "RAG_EMBEDDER": "none", "RAG_POOL_SIZE": "2",
-        "RAG_POOL_TIMEOUT": "1", "RAG_COLLECTION_CONCURRENCY": "2", "RAG_JOB_WORKERS": "2",
-    })  # fmt: skip
-    try:
-        with httpx.Client(base_url=service.base_url, timeout=30) as client:
-            embedder = {"kind": "openai", "url": endpoint, "model": "hash-8"}
-            space = {"name": "remote", "dims": 8, "embedder": embedder}
-            assert client.post("/api/rag/spaces", json=space).status_code == 201
-            for name in (*WRITERS, "reader"):
-                assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
-            stored = client.post("/api/rag/documents", json=_document("reader", "r-1"))
-            assert stored.status_code == 200, stored.text
+def small_pool(pg: PgServer, template_db: str, hash_endpoint: str) -> Iterator[ServiceProcess]:
+    env = {"RAG_POOL_SIZE": "2", "RAG_POOL_TIMEOUT": "1", "RAG_COLLECTION_CONCURRENCY": "2",
+           "RAG_JOB_WORKERS": "2"}  # fmt: skip
+    with remote_space_service(pg, hash_endpoint, env, (*WRITERS, "reader")) as (service, _):
+        doc = _document("reader", "r-1")
+        assert httpx.post(f"{service.base_url}/api/rag/documents", json=doc).status_code == 200
         yield service
-    finally:
-        service.stop()
-        pg.drop_database(url)
-
-
-@pytest.fixture
-def control(endpoint: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=endpoint.removesuffix("/v1"), timeout=10) as client:
-        client.post("/reset")
-        yield client
-        client.post("/release")
-        client.post("/reset")
 
 
 def _document(collection: str, doc_id: str) -> dict[str, Any]:
@@ -78,8 +51,8 @@ def _write(base: str, how: str, collection: str) -> httpx.Response:
 
 
 @pytest.mark.parametrize("how", ["document", "job", "upload"])
-def test_a_search_answers_while_writes_wait_for_the_embedder(small_pool, control, how):
-    base = small_pool.base_url
+def test_a_search_answers_while_writes_wait_for_the_embedder(small_pool, endpoint_control, how):
+    base, control = small_pool.base_url, endpoint_control
     control.post("/faults", json=["hold", "hold"])
     answers: dict[str, httpx.Response] = {}
 

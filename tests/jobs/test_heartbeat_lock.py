@@ -13,39 +13,23 @@ import httpx
 import psycopg
 import pytest
 
-from conftest import PgServer, ServiceProcess, start_service
-from embed_server import embed_server
+from conftest import PgServer, ServiceProcess
 from helpers import until
+from remote_space import remote_space_service
 
 COLLECTIONS = ("a", "b")
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    with embed_server("--hash", "8") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def service(pg: PgServer, template_db: str, endpoint: str) -> Iterator[tuple[ServiceProcess, str]]:
-    url = pg.create_database()
-    service = start_service({
-        "DATABASE_URL": url, "RAG_EMBEDDER": "none", "RAG_POOL_SIZE": "2",
-        "RAG_POOL_TIMEOUT": "1", "RAG_COLLECTION_CONCURRENCY": "2", "RAG_JOB_WORKERS": "2",
-    })  # fmt: skip
-    try:
-        with httpx.Client(base_url=service.base_url, timeout=30) as client:
-            embedder = {"kind": "openai", "url": endpoint, "model": "hash-8"}
-            space = {"name": "remote", "dims": 8, "embedder": embedder}
-            assert client.post("/api/rag/spaces", json=space).status_code == 201
-            for name in (*COLLECTIONS, "reader"):
-                assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
-            stored = client.post("/api/rag/documents", json=_document("reader", "r-1"))
-            assert stored.status_code == 200, stored.text
-        yield service, url
-    finally:
-        service.stop()
-        pg.drop_database(url)
+def service(
+    pg: PgServer, template_db: str, hash_endpoint: str
+) -> Iterator[tuple[ServiceProcess, str]]:
+    env = {"RAG_POOL_SIZE": "2", "RAG_POOL_TIMEOUT": "1", "RAG_COLLECTION_CONCURRENCY": "2",
+           "RAG_JOB_WORKERS": "2"}  # fmt: skip
+    with remote_space_service(pg, hash_endpoint, env, (*COLLECTIONS, "reader")) as held:
+        doc = _document("reader", "r-1")
+        assert httpx.post(f"{held[0].base_url}/api/rag/documents", json=doc).status_code == 200
+        yield held
 
 
 def _document(collection: str, doc_id: str) -> dict[str, Any]:
@@ -58,10 +42,8 @@ def _running(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def test_a_search_answers_while_the_jobs_rows_are_held(service, endpoint):
-    process, url = service
-    control = httpx.Client(base_url=endpoint.removesuffix("/v1"), timeout=10)
-    control.post("/reset")
+def test_a_search_answers_while_the_jobs_rows_are_held(service, endpoint_control):
+    (process, url), control = service, endpoint_control
     control.post("/faults", json=["hold", "hold"])
     client = httpx.Client(base_url=process.base_url, timeout=30)
     jobs = []
@@ -86,4 +68,3 @@ def test_a_search_answers_while_the_jobs_rows_are_held(service, endpoint):
     for location in jobs:
         until(lambda at=location: client.get(at).json()["job"]["status"] == "done", 30, "done")
         assert client.get(location).json()["job"]["attempts"] == 1
-    control.post("/reset")

@@ -12,44 +12,18 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import PgServer, start_service
-from embed_server import embed_server
+from conftest import PgServer
 from helpers import until
+from remote_space import remote_space_service
 
 
 @pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    with embed_server("--hash", "8") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def one_worker(pg: PgServer, template_db: str, endpoint: str) -> Iterator[httpx.Client]:
-    url = pg.create_database()
-    service = start_service({
-        "DATABASE_URL": url, "RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "1",
-        "RAG_JOB_TURN_SECONDS": "0.5", "RAG_COLLECTION_CONCURRENCY": "2",
-    })  # fmt: skip
-    try:
-        with httpx.Client(base_url=service.base_url, timeout=60) as client:
-            embedder = {"kind": "openai", "url": endpoint, "model": "hash-8"}
-            space = {"name": "remote", "dims": 8, "embedder": embedder}
-            assert client.post("/api/rag/spaces", json=space).status_code == 201
-            for name in ("a", "b"):
-                assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
-            yield client
-    finally:
-        service.stop()
-        pg.drop_database(url)
-
-
-@pytest.fixture
-def control(endpoint: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=endpoint.removesuffix("/v1"), timeout=10) as client:
-        client.post("/reset")
+def one_worker(pg: PgServer, template_db: str, hash_endpoint: str) -> Iterator[httpx.Client]:
+    env = {"RAG_JOB_WORKERS": "1", "RAG_JOB_TURN_SECONDS": "0.5",
+           "RAG_COLLECTION_CONCURRENCY": "2"}  # fmt: skip
+    with remote_space_service(pg, hash_endpoint, env, ("a", "b")) as (service, _), \
+            httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
         yield client
-        client.post("/release")
-        client.post("/reset")
 
 
 def _document(collection: str, doc_id: str, text: str) -> dict[str, Any]:
@@ -67,8 +41,10 @@ def _status(client: httpx.Client, location: str) -> dict[str, Any]:
     return dict(client.get(location).json()["job"])
 
 
-def test_a_job_waiting_for_its_collections_slots_lets_another_tenants_job_run(one_worker, control):
-    client = one_worker
+def test_a_job_waiting_for_its_collections_slots_lets_another_tenants_job_run(
+    one_worker, endpoint_control
+):
+    client, control = one_worker, endpoint_control
     for marker in ("JOB-HELD", "WRITE-HELD"):
         control.post("/hold-matching", json=marker)
     held = _job(client, "a", "a-job", "JOB-HELD")  # its item waits for the endpoint
