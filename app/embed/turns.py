@@ -56,8 +56,11 @@ class Turns:
             self._waiting[rank] += 1
             try:
                 await self._changed.wait_for(lambda: self._may_go(rank))
-            finally:
-                self._waiting[rank] -= 1
+            except BaseException:  # cancelled: those it held back may go now
+                self._left(rank)
+                self._changed.notify_all()
+                raise
+            self._left(rank)
             self._busy += 1
             self._passed[rank] = 0
             for higher in range(rank + 1, RANKS):
@@ -66,6 +69,16 @@ class Turns:
         try:
             yield
         finally:
-            async with self._changed:
-                self._busy -= 1
-                self._changed.notify_all()
+            self._busy -= 1  # at once: a cancel while the lock is awaited loses no call
+            await asyncio.shield(self._wake())
+
+    def _left(self, rank: int) -> None:
+        """A caller of ``rank`` waits no more: a rank no one waits in starts its count of
+        turns passed over again."""
+        self._waiting[rank] -= 1
+        if not self._waiting[rank]:
+            self._passed[rank] = 0
+
+    async def _wake(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()

@@ -132,8 +132,13 @@ class RunningJob:
         for name, value in deltas.items():
             self.pending[name] += value
 
-    async def flush(self, conn: AsyncConnection) -> None:
+    def taken(self) -> dict[str, int]:
+        """The counts not yet written, taken to be written (``count`` them back if not)."""
         deltas, self.pending = self.pending, dict(NO_PROGRESS)
+        return deltas
+
+    async def flush(self, conn: AsyncConnection) -> None:
+        deltas = self.taken()
         if not any(deltas.values()):
             return
         try:
@@ -317,21 +322,30 @@ class JobWorkers:
         params = {"job": job.id, "worker": job.worker, "lease": self.settings.job_lease_seconds}
         every = min(REPORT_EVERY, self.settings.job_lease_seconds / 3)
         while not await _set_within(finished, every):
+            deltas = job.taken()
             try:
-                async with self.connect() as conn, conn.transaction():
-                    await conn.execute(queries("jobs").skip_held_row)
-                    cursor = await conn.execute(queries("jobs").renew_lease, params)
-                    row = await cursor.fetchone()
-                    await job.flush(conn)
-            except psycopg.errors.LockNotAvailable:  # an item storing renewed it
-                continue
-            except (psycopg.Error, RagError, OSError) as error:
+                written = await self._beat(job, params, deltas)
+            except BaseException as error:
+                job.count(**deltas)  # written at a later beat, or when the job ends
+                if not isinstance(error, psycopg.Error | RagError | OSError):
+                    raise
                 log.warning("job %s: cannot renew its lease: %s", job.id, error)
                 continue
-            if row is None:
-                job.lost = True
-            elif row[0]:
-                job.cancelled = True
+            if not written:
+                job.count(**deltas)
+
+    async def _beat(self, job: RunningJob, params: dict[str, Any], deltas: dict[str, int]) -> bool:
+        """The lease renewed and the counts written in one transaction, unless an item
+        being stored holds the job's row (whether they were written)."""
+        async with self.connect() as conn, conn.transaction():
+            cursor = await conn.execute(queries("jobs").renew_lease, params)
+            row = await cursor.fetchone()
+            held, renewed, cancel = row if row else (False, False, False)
+            if renewed and any(deltas.values()):
+                await conn.execute(queries("jobs").add_progress, {"job": job.id, **deltas})
+        job.lost = job.lost or not held
+        job.cancelled = job.cancelled or cancel
+        return bool(renewed)
 
     async def _run(self, job: RunningJob) -> RunningJob | None:
         """Run ``job`` to its end; if it passed its turn, the job its worker took."""

@@ -76,17 +76,23 @@ WHERE collection_id = %(collection)s AND status IN ('queued', 'running');
 -- name: collection_name
 SELECT name FROM rag.collections WHERE id = %(id)s;
 
--- name: skip_held_row
--- A heartbeat waits this long at most for its job's row: an item being stored holds it
--- (and renews the lease itself); waiting, the heartbeat would hold a connection as long.
-SET LOCAL lock_timeout = '100ms';
-
 -- name: renew_lease
--- The worker still holds the job: its lease runs on; answers whether to stop.
-UPDATE rag.jobs
-SET lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
-WHERE id = %(job)s AND worker = %(worker)s AND status = 'running'
-RETURNING cancel_requested;
+-- The worker still holds the job: its lease runs on, unless an item being stored holds the
+-- job's row (that transaction renews the lease itself; waiting for it, the heartbeat held
+-- a pool connection as long as the store took). Answers whether the job is still this
+-- worker's, whether its lease was renewed (its row then locked until the heartbeat's
+-- transaction ends), and whether to stop.
+WITH renewed AS (
+    UPDATE rag.jobs
+    SET lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
+    WHERE id = (SELECT id FROM rag.jobs
+                WHERE id = %(job)s AND worker = %(worker)s AND status = 'running'
+                FOR UPDATE SKIP LOCKED)
+    RETURNING cancel_requested)
+SELECT EXISTS (SELECT FROM rag.jobs
+               WHERE id = %(job)s AND worker = %(worker)s AND status = 'running') AS held,
+       EXISTS (SELECT FROM renewed) AS renewed,
+       coalesce((SELECT cancel_requested FROM renewed), false) AS cancel;
 
 -- name: pending_items
 SELECT ordinal, name, content_type, size FROM rag.job_items

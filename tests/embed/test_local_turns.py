@@ -142,3 +142,71 @@ def test_a_query_does_not_wait_for_a_jobs_whole_batch():
     query_took, job_took = asyncio.run(_query_beside_a_job(texts))
     print(f"job batch {job_took:.1f} s, the query beside it {query_took:.2f} s")
     assert query_took < job_took / 4
+
+
+async def _a_write_behind_a_cancelled_question() -> bool:
+    turns, release = Turns(), asyncio.Event()
+
+    async def holder() -> None:
+        async with turns.turn(BACKGROUND):
+            await release.wait()
+
+    async def caller(rank: int) -> None:
+        async with turns.turn(rank):
+            pass
+
+    held = asyncio.create_task(holder())
+    await _until_waiting(turns, 0)
+    write = asyncio.create_task(caller(WRITE))
+    await _until_waiting(turns, 1)
+    question = asyncio.create_task(caller(QUESTION))
+    await _until_waiting(turns, 2)
+    release.set()
+    await asyncio.sleep(0)  # the holder ends its turn: both are woken, the write defers
+    question.cancel()  # and the question's client goes away before it takes its turn
+    done, _ = await asyncio.wait([write], timeout=2)
+    await asyncio.gather(held, question, return_exceptions=True)
+    return write in done
+
+
+def test_a_question_cancelled_while_waiting_lets_the_next_go():
+    # the write waited for a notify no one would send, until some other call came
+    assert asyncio.run(_a_write_behind_a_cancelled_question())
+
+
+async def _after_a_passed_over_call_is_cancelled() -> list[str]:
+    turns, order = Turns(), []
+
+    async def caller(rank: int, name: str, until: asyncio.Event | None = None) -> None:
+        async with turns.turn(rank):
+            order.append(name)
+            if until is not None:
+                await until.wait()
+
+    async def queue(*callers: tuple[int, str, asyncio.Event | None]) -> list[asyncio.Task[None]]:
+        tasks = []
+        for rank, name, until in callers:
+            tasks.append(asyncio.create_task(caller(rank, name, until)))
+            await _until_waiting(turns, len(tasks) - 1)
+        return tasks
+
+    first, last = asyncio.Event(), asyncio.Event()
+    tasks = await queue((BACKGROUND, "holder", first), (BACKGROUND, "job", None),
+                        *((QUESTION, f"q{n}", None) for n in range(PASSED_OVER - 1)),
+                        (QUESTION, "last", last))  # fmt: skip
+    first.set()  # the questions go, the job is passed over PASSED_OVER turns
+    await asyncio.sleep(0.1)
+    tasks[1].cancel()  # and its batch is cancelled before its turn comes
+    last.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    order.clear()
+    again = asyncio.Event()
+    tasks = await queue((WRITE, "holder", again), (BACKGROUND, "job2", None),
+                        (QUESTION, "question", None))  # fmt: skip
+    again.set()
+    await asyncio.gather(*tasks)
+    return order[1:]
+
+
+def test_a_new_call_does_not_inherit_the_turns_a_cancelled_one_was_passed_over():
+    assert asyncio.run(_after_a_passed_over_call_is_cancelled()) == ["question", "job2"]

@@ -5,15 +5,18 @@ jobs storing large items took a pool of two, and another tenant's search got 503
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import psycopg
 import pytest
 
-from conftest import PgServer, ServiceProcess
+from app.jobs.worker import JobStopped, JobWorkers
+from conftest import PgServer, ServiceProcess, settings_for_tests
 from helpers import until
 from remote_space import remote_space_service
 
@@ -63,8 +66,41 @@ def test_a_search_answers_while_the_jobs_rows_are_held(service, endpoint_control
             assert found.status_code == 200, found.text
             assert [row["doc_id"] for row in found.json()["results"]] == ["r-1"]
         holder.rollback()
+    said = process.log()
+    assert "cannot renew" not in said and "database unavailable" not in said  # a skip, no error
 
     control.post("/release")
     for location in jobs:
         until(lambda at=location: client.get(at).json()["job"]["status"] == "done", 30, "done")
         assert client.get(location).json()["job"]["attempts"] == 1
+
+
+async def _held_by_an_item(url: str) -> tuple[object, ...] | None:
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[psycopg.AsyncConnection]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            yield conn
+
+    workers = JobWorkers(settings_for_tests(job_lease_seconds=600), connect, {})
+    async with connect() as conn:
+        await conn.execute("DELETE FROM rag.jobs")
+        await conn.execute("INSERT INTO rag.jobs (kind) VALUES ('reembed')")
+    job = await workers._claim(workers.name)
+    assert job is not None
+    async with connect() as conn, conn.transaction():
+        await conn.execute("UPDATE rag.jobs SET lease_until = now() WHERE id = %s", (job.id,))
+        await job.hold(conn)  # as an item being stored does: the lease runs on
+        cursor = await conn.execute(LEASE, (job.id,))
+        renewed = await cursor.fetchone()
+    job.worker = "another"
+    async with connect() as conn, conn.transaction():
+        with pytest.raises(JobStopped):  # a worker that lost the job stores nothing
+            await job.hold(conn)
+    return renewed
+
+
+LEASE = "SELECT lease_until > now() + interval '500 seconds' FROM rag.jobs WHERE id = %s"
+
+
+def test_an_item_being_stored_renews_its_jobs_lease(db_url):
+    assert asyncio.run(_held_by_an_item(db_url)) == (True,)
