@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,15 +72,32 @@ async def _finish_item(conn: AsyncConnection, job: RunningJob, item: Item, **fie
 
 async def _run_item(job: RunningJob, item: Item) -> None:
     """Read, split and embed with a connection taken only for each step that needs one
-    (none held while the file is parsed or the embedder works), then store."""
+    (none held while the file is parsed or the embedder works), then store. An item cut
+    by its job passing its turn takes back what it counted: it is counted again when the
+    job takes it up again."""
+    counted = {"total": 0, "embedded": 0, "cached": 0}
+
+    def count(**deltas: int) -> None:
+        for name, value in deltas.items():
+            counted[name] += value
+        job.count(**deltas)
+
+    try:
+        await _embed_and_store(job, item, count)
+    except JobPassed:
+        job.count(**{name: -value for name, value in counted.items()})
+        raise
+
+
+async def _embed_and_store(job: RunningJob, item: Item, count: Callable[..., None]) -> None:
     async with job.connect() as conn:
         spaces = await load_spaces(conn)
     prepared = await _prepared(job, item, spaces)
-    job.count(total=len(prepared.chunks))
+    count(total=len(prepared.chunks))
 
     def progress(counts: EmbedCounts) -> None:
         job.check()
-        job.count(embedded=counts.embedded, cached=counts.cached)
+        count(embedded=counts.embedded, cached=counts.cached)
 
     await fill_vectors(job.connect, [prepared], spaces, job.settings, JOB, progress)
     job.check()

@@ -313,6 +313,7 @@ class JobWorkers:
                 )
                 return
             except Throttled:
+                job.check()  # a cancel asked meanwhile ends it here
                 await job.give_way()
 
     async def _heartbeat(self, job: RunningJob, finished: asyncio.Event) -> None:

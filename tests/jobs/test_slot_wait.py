@@ -71,6 +71,8 @@ def test_a_job_waiting_for_its_collections_slots_lets_another_tenants_job_run(
     until(lambda: _status(client, held)["status"] == "done", 30, "a's job is done")
     done = _status(client, held)
     assert done["progress"]["items"] == {"total": 1, "done": 1, "failed": 0}
+    # cut as it was to keep its vectors, embedded again (not cached), counted once
+    assert done["progress"]["chunks"] == {"total": 1, "embedded": 1, "cached": 0, "stored": 1}
     assert done["attempts"] == 1
     stored = client.get("/api/rag/documents/a-job", params={"collection": "a"})
     assert stored.status_code == 200 and len(stored.json()["chunks"]) == 1

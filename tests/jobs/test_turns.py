@@ -15,7 +15,7 @@ from app.api.shares import Shares
 from app.db.sqlfiles import apply_schema_file, queries
 from app.errors import Throttled
 from app.jobs.store import NewItem, create_job
-from app.jobs.worker import JobPassed, JobWorkers, RunningJob
+from app.jobs.worker import JobPassed, JobStopped, JobWorkers, RunningJob
 from conftest import settings_for_tests
 
 SERVICE_ENV = {"RAG_EMBEDDER": "none", "RAG_JOB_WORKERS": "0",
@@ -270,6 +270,30 @@ async def _gives_way_waiting_for_a_slot(url: str, a: int, b: int) -> None:
     assert job.successor is not None and other is not None and job.successor.id == other[0]
     async with connect() as conn:
         assert await (await conn.execute(STATE, (job.id,))).fetchone() == ("queued", None, 1)
+
+
+async def _cancelled_waiting_for_a_slot(url: str, a: int) -> None:
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[psycopg.AsyncConnection]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            yield conn
+
+    shares = Shares(per_key=4, per_collection=1, wait=0.2)
+    workers = JobWorkers(settings_for_tests(job_turn_seconds=0.3), connect, {}, shares.for_job)
+    async with connect() as conn:
+        await conn.execute(QUEUE, (a,))
+    job = await workers._claim(workers.name)
+    assert job is not None
+    async with shares.hold("a-key", "turns_slot_a"):  # no slot, and no other job waits
+        job.cancelled = True  # as its heartbeat reads a cancel
+        with pytest.raises(JobStopped):  # it stops there, rather than wait for a slot
+            async with asyncio.timeout(10), job.connect():
+                pass
+
+
+def test_a_job_cancelled_while_it_waits_for_a_slot_stops(db_url, queue):
+    a = _collection(queue, "turns_slot_a")
+    asyncio.run(_cancelled_waiting_for_a_slot(db_url, a))
 
 
 def test_a_job_waiting_for_its_collections_slot_gives_its_worker_away(db_url, queue):
