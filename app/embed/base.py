@@ -7,7 +7,7 @@ An embedder makes one space's values from text, in the shape of the space's kind
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 import numpy as np
@@ -28,6 +28,10 @@ class Patience:
     retries: int | None  # None: the embedder's own setting
     max_wait: float  # seconds, one wait between tries
     rank: int  # who goes first of those waiting for the embedder (app/embed/turns.py)
+    owner: int | None = None  # the collection a write or job serves: its share of the calls
+
+    def for_collection(self, collection: int) -> Patience:
+        return replace(self, owner=collection)
 
 
 QUESTION = Patience(retries=1, max_wait=2.0, rank=turns.QUESTION)

@@ -139,7 +139,7 @@ class OpenAIEmbedder(DenseEncoding):
         attempt = 0
         while True:
             try:
-                async with self._turns.turn(patience.rank):
+                async with self._turns.turn(patience.rank, patience.owner):
                     return await self._call(texts)
             except _Retryable as failure:
                 wait = failure.wait

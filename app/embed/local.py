@@ -154,12 +154,12 @@ class _LoadedModel:
 
 
 async def in_turns(
-    model: _LoadedModel, texts: list[str], rank: int, call: Callable[[list[str]], R]
+    model: _LoadedModel, texts: list[str], patience: Patience, call: Callable[[list[str]], R]
 ) -> list[R]:
     """``call`` on the texts a turn at a time (in a thread, its turn come)."""
     done = []
     for part in _turns(texts):
-        async with model.turns().turn(rank):
+        async with model.turns().turn(patience.rank, patience.owner):
             done.append(await asyncio.to_thread(call, part))
     return done
 
@@ -223,7 +223,7 @@ class LocalEmbedder(DenseEncoding):
 
     async def embed(self, texts: Sequence[str], patience: Patience = REQUEST) -> np.ndarray:
         model = await asyncio.to_thread(self._loaded)
-        parts = await in_turns(model, list(texts), patience.rank, lambda part: (
+        parts = await in_turns(model, list(texts), patience, lambda part: (
             model.encode(part, self.config.batch_size, self.config.normalize)))  # fmt: skip
         rows = parts[0] if len(parts) == 1 else np.concatenate(parts)
         return checked_vectors(self.space, rows, len(texts), self.dims)
@@ -244,7 +244,7 @@ class LocalTokenEmbedder(LocalEmbedder):
         self, texts: Sequence[str], patience: Patience = REQUEST
     ) -> list[SpaceValue | None]:
         model = await asyncio.to_thread(self._loaded)
-        parts = await in_turns(model, list(texts), patience.rank, lambda part: (
+        parts = await in_turns(model, list(texts), patience, lambda part: (
             model.encode_tokens(part, self.config.batch_size)))  # fmt: skip
         rows = [row for part in parts for row in part]
         return [self._checked(row[: self.keep]) for row in rows]

@@ -111,6 +111,8 @@ async def embed_texts(
         if h not in found and h not in missing.setdefault(text, []):
             missing[text].append(h)
     todo = list(missing.items())
+    if texts:  # a write of several collections counts in the share of the one made first
+        patience = patience.for_collection(min(collection for collection, _ in texts))
     step = config.batch_size * config.concurrency
     for offset in range(0, len(todo), step):
         batch = todo[offset : offset + step]

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from app.embed import base
 from app.embed.base import REQUEST
 from app.embed.config import local_default
 from app.embed.local import TURN_TEXTS, LocalEmbedder, in_turns, loaded_model, model_source
@@ -123,10 +124,10 @@ async def _query_beside_a_job(texts: list[str]) -> tuple[float, float]:
         return model.encode(part, 64, True)
 
     started = time.monotonic()
-    job = asyncio.create_task(in_turns(model, texts, BACKGROUND, encode))
+    job = asyncio.create_task(in_turns(model, texts, base.JOB, encode))
     await asyncio.sleep(0.5)  # the job's first turn runs
     asked = time.monotonic()
-    (query,) = await in_turns(model, ["how long does cold brew steep"], QUESTION, encode)
+    (query,) = await in_turns(model, ["how long does cold brew steep"], base.QUESTION, encode)
     answered = time.monotonic()
     parts = await job
     job_took = time.monotonic() - started

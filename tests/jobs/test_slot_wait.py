@@ -21,7 +21,10 @@ from remote_space import remote_space_service
 def one_worker(pg: PgServer, template_db: str, hash_endpoint: str) -> Iterator[httpx.Client]:
     env = {"RAG_JOB_WORKERS": "1", "RAG_JOB_TURN_SECONDS": "0.5",
            "RAG_COLLECTION_CONCURRENCY": "2"}  # fmt: skip
-    with remote_space_service(pg, hash_endpoint, env, ("a", "b")) as (service, _), \
+    # a's job and both its writes at the endpoint at once: one collection's writes and jobs
+    # hold at most half its calls
+    calls = {"concurrency": 8}
+    with remote_space_service(pg, hash_endpoint, env, ("a", "b"), **calls) as (service, _), \
             httpx.Client(base_url=service.base_url, timeout=60) as client:  # fmt: skip
         yield client
 
