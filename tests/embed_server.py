@@ -8,9 +8,10 @@ what the next calls get: ``429`` (with Retry-After), ``500``, ``timeout`` (no an
 a while), ``dims`` (one dimension short), ``nan``, ``400``, ``hold`` (no answer until
 ``POST /release``; a call whose client went away meanwhile is not counted)); ``POST
 /hold-matching`` with a text holds every call one of whose texts holds it, until ``POST
-/release-matching`` with that text (or ``/release``).
+/release-matching`` with that text (or ``/release``). ``--latency SECONDS`` answers each
+call that long after it came, as a model's endpoint would (calls overlap).
 
-    python tests/embed_server.py PORT [--hash DIMS]
+    python tests/embed_server.py PORT [--hash DIMS] [--latency SECONDS]
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ def hash_vectors(texts: list[str], dims: int) -> np.ndarray:
 
 
 class State:
-    def __init__(self, embed: Callable[[list[str]], np.ndarray]) -> None:
+    def __init__(self, embed: Callable[[list[str]], np.ndarray], latency: float = 0.0) -> None:
         self.embed = embed
+        self.latency = latency
         self.lock = threading.Lock()
         self.faults: list[str] = []
         self.calls = 0
@@ -147,6 +149,7 @@ def handler(state: State) -> type[BaseHTTPRequestHandler]:
             release = self._release_of(body, fault)
             if fault == "timeout":
                 time.sleep(5)
+            time.sleep(state.latency)
             if release is not None and not self._held(release):
                 return
             if fault in ("429", "500"):
@@ -208,7 +211,8 @@ def main() -> None:
         embed: Callable[[list[str]], np.ndarray] = lambda texts: hash_vectors(texts, dims)  # noqa: E731
     else:
         embed = minilm()
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(State(embed)))
+    latency = float(sys.argv[sys.argv.index("--latency") + 1]) if "--latency" in sys.argv else 0.0
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(State(embed, latency)))
     print("ready", flush=True)
     server.serve_forever()
 

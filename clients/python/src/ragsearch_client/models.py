@@ -491,7 +491,8 @@ class EmbedderConfig(RequestModel):
     )
     concurrency: int = Field(
         default=4,
-        description="openai: calls at once (above 1, one is kept for questions).",
+        description="openai: calls at once (above 1, one is kept for questions, and one "
+        "collection's writes and jobs take at most half).",
     )
     timeout: float = Field(
         default=30.0,
