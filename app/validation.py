@@ -9,7 +9,8 @@ Text (ids, names, titles, chunk text, tags, queries) may hold any Unicode except
 unpaired surrogates, which PostgreSQL cannot store. Ids (``doc_id``, ``chunk_id``) are
 also free of control characters and surrounding spaces, so that they read the same in a
 URL path, a log line and a terminal. Timestamps are moved to UTC and must fall within
-years 1..9999 there. Metadata is a JSON object of at most ``METADATA_MAX_BYTES`` bytes
+0001-01-02 and 9999-12-30 there (a day inside the years 1..9999: readable in any time
+zone). Metadata is a JSON object of at most ``METADATA_MAX_BYTES`` bytes
 and ``METADATA_MAX_DEPTH`` levels
 whose numbers are finite and whose integers fit in 64 bits.
 """
@@ -45,6 +46,7 @@ _ID_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0, DEL, C1 and
 _SURROGATE = re.compile(r"[\ud800-\udfff]")  # in a str, always unpaired
 EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
 LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+TIMESTAMP_RANGE = "must fall within 0001-01-02T00:00:00Z..9999-12-30T00:00:00Z"
 
 
 def storable_text(text: str) -> str:
@@ -73,9 +75,9 @@ def _utc_timestamp(value: datetime) -> datetime:
     try:
         value = value.astimezone(UTC)
     except OverflowError:
-        raise ValueError("must fall within years 1..9999 in UTC") from None
+        raise ValueError(TIMESTAMP_RANGE) from None
     if not EARLIEST <= value <= LATEST:
-        raise ValueError("must fall within years 1..9999 in UTC")
+        raise ValueError(TIMESTAMP_RANGE)
     return value
 
 

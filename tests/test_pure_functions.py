@@ -1,6 +1,6 @@
 """The pure functions the search and the MCP tools rely on, without a database: MMR
 order, vectors for MMR, the forgiving readings of tool arguments, and the reranker's
-answer parsing, stage weights and blend."""
+answer parsing, stage weights and blend; a load's rate as its summary prints it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from app.ingest.archive import directory_bytes
+from app.ingest.bulk import chunk_rate
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import _scores, _unit, blend, stage_weights
 from app.search.diversity import mmr_order, unit_rows
@@ -133,3 +134,12 @@ def test_a_zips_directory_size_is_read_from_its_end_record(members):
     assert directory_bytes(archive) == expected
     assert archive.tell() == 0
     assert directory_bytes(io.BytesIO(b"not a zip at all")) is None
+
+
+@pytest.mark.parametrize(
+    ("chunks", "seconds", "printed"),
+    [(2, 7.4, "0.27 chunks/s"), (50, 2.0, "25 chunks/s"), (100_000, 42.4, "2,358 chunks/s"),
+     (0, 3.0, "0 chunks/s"), (5, 0.0, "0 chunks/s")],
+)  # fmt: skip
+def test_a_slow_load_prints_its_rate_not_zero(chunks, seconds, printed):
+    assert chunk_rate(chunks, seconds) == printed

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Path, Query
+from fastapi import Path, Query, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 
+from app.errors import BadRequest
 from app.validation import COLLECTION_PATTERN, ID_MAX_LENGTH, NAME_PATTERN
 
 # No C0 control characters, no surrounding whitespace: what the ingest accepted as an id.
@@ -54,3 +57,25 @@ def parameter_rule(name: str, pattern: str | None) -> str | None:
     if pattern == COLLECTION_PATTERN:
         return PARAMETER_RULES["collection"].replace("collection", name, 1)
     return PARAMETER_RULES.get(name)
+
+
+def _declared(dependant: Dependant) -> set[str]:
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _declared(sub)
+    return names
+
+
+async def known_query_only(request: Request) -> None:
+    """A query parameter the route does not read is refused by name, as an unknown body
+    field is: a mistyped ``?colection=`` would otherwise store into the default
+    collection without a word."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.path.startswith("/api/"):
+        return
+    declared = _declared(route.dependant)
+    unknown = sorted(set(request.query_params) - declared)
+    if unknown:
+        known = ", ".join(sorted(declared)) or "none"
+        raise BadRequest(f"unknown query parameter {unknown[0]!r} (known: {known})",
+                         field=unknown[0])  # fmt: skip

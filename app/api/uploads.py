@@ -62,6 +62,20 @@ async def read_upload(request: Request, settings: Settings) -> AsyncIterator[For
         await form.close()
 
 
+FORM_FIELDS = ("files", "options")
+
+
+def known_fields_only(form: FormData) -> None:
+    """A form field the upload does not read is refused by name (a ``collection`` field
+    would otherwise leave the files in the default collection)."""
+    unknown = sorted(set(form.keys()) - set(FORM_FIELDS))
+    if unknown:
+        name = unknown[0]
+        hint = "; give the collection as ?collection=" if name == "collection" else ""
+        raise BadRequest(f"unknown form field {name!r} (known: {', '.join(FORM_FIELDS)}){hint}",
+                         field=name)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Entry:
     """One file of an upload (or of a zip archive in it): its name, type, size (as sent,

@@ -257,7 +257,6 @@ async def _vacuum_loaded(conn: AsyncConnection, collections: set[str]) -> None:
 
 def _summary(report: LoadReport, seconds: float) -> str:
     total = report.total
-    rate = total.chunks / seconds if seconds > 0 else 0.0
     notes = []
     if report.resumed_at:
         notes.append(f"resumed at byte {report.resumed_at:,}")
@@ -270,8 +269,8 @@ def _summary(report: LoadReport, seconds: float) -> str:
         )
     return (
         f"stored {total.documents} documents, {total.chunks} chunks "
-        f"({total.replaced_chunks} replaced) in {seconds:.1f} s, {rate:,.0f} chunks/s"
-        + "".join(f"; {note}" for note in notes)
+        f"({total.replaced_chunks} replaced) in {seconds:.1f} s, "
+        f"{chunk_rate(total.chunks, seconds)}" + "".join(f"; {note}" for note in notes)
     )
 
 
@@ -298,3 +297,10 @@ async def ingest_file(
         print(f"stopped: {report.failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def chunk_rate(chunks: int, seconds: float) -> str:
+    """Chunks a second, to three figures when slow (a few chunks of files that took the
+    embedder seconds read 0.27, not 0)."""
+    rate = chunks / seconds if seconds > 0 else 0.0
+    return f"{rate:,.0f} chunks/s" if rate >= 100 or rate == 0 else f"{rate:.3g} chunks/s"

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from app.db.runtime import DatabaseRuntime
-from app.ingest.bulk import bulk_session, ingest_file
+from app.ingest.bulk import bulk_session, chunk_rate, ingest_file
 from app.ingest.files import FileDefaults
 from app.ingest.load_files import FileLoader, FilesReport
 from app.ingest.paths import inputs
@@ -22,7 +22,7 @@ def _files_summary(report: FilesReport, count: int, skipped: int, seconds: float
     stored = report.stored
     parts = [f"stored {stored.documents} of {count} files as documents, {stored.chunks} "
              f"chunks, {report.embedded} embedded, in {seconds:.1f} s "
-             f"({stored.chunks / seconds if seconds else 0:,.0f} chunks/s)"]  # fmt: skip
+             f"({chunk_rate(stored.chunks, seconds)})"]  # fmt: skip
     if report.unchanged:
         parts.append(f"{report.unchanged} unchanged (skipped)")
     if skipped:

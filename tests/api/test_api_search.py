@@ -158,6 +158,7 @@ def test_recency_function_is_chosen_per_request(client, corpus):
 
 EMBEDDING_REQUIRED = {"error": "embedding (number[]) required"}
 K_RANGE = {"error": "k must be 1..50"}
+BLANK_QUERY = {"error": "query must be a non-empty string of at most 4000 characters"}
 
 
 @pytest.mark.parametrize(
@@ -175,6 +176,8 @@ K_RANGE = {"error": "k must be 1..50"}
             {"error": "embedding must have at most 16,000 numbers (got 16,016)"},
         ),
         ({"embedding": None}, EMBEDDING_REQUIRED),
+        ({"query": "   "}, BLANK_QUERY),  # before, the embedding's rule: query was given
+        ({"query": ""}, BLANK_QUERY),
         ({"embedding": [0.1] * DIMS, "k": 0}, K_RANGE),
         ({"embedding": [0.1] * DIMS, "k": 51}, K_RANGE),
         ({"embedding": [0.1] * DIMS, "k": -3}, K_RANGE),

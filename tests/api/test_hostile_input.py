@@ -198,16 +198,23 @@ def test_metadata_at_the_depth_limit_is_stored_and_read_back(client):
 @pytest.mark.parametrize(
     ("created_at", "status"),
     [("0001-01-01T00:00:00+14:00", 400), ("9999-12-31T23:00:00-05:00", 400),
-     ("0001-01-03T00:00:00Z", 200)],
+     ("0001-01-03T00:00:00Z", 200), ("0001-01-02T00:00:00Z", 200),
+     ("9999-12-30T00:00:00Z", 200), ("0001-01-01T23:59:59Z", 400),
+     ("9999-12-30T00:00:01Z", 400)],
 )  # fmt: skip
 def test_timestamps_must_stay_readable_in_utc(client, created_at, status):
     body = copy.deepcopy(DOCUMENT)
-    body["doc_id"] = f"time-{status}"
-    body["chunks"][0].update(chunk_id=f"time-{status}-0", created_at=created_at)
+    doc_id = f"time-{created_at}"
+    body["doc_id"] = doc_id
+    body["chunks"][0].update(chunk_id=f"{doc_id}-0", created_at=created_at)
     r = client.post("/api/rag/documents", json=body)
     assert r.status_code == status, r.text
     if status == 200:
-        assert client.get("/api/rag/documents/time-200").status_code == 200
+        stored = client.get(f"/api/rag/documents/{doc_id}")
+        assert stored.status_code == 200
+        assert stored.json()["chunks"][0]["created_at"].startswith(created_at[:19])
+    else:  # the message gives the range it holds
+        assert "0001-01-02T00:00:00Z..9999-12-30T00:00:00Z" in r.json()["error"], r.text
 
 
 def test_profile_scales_that_would_break_searches_are_refused(client):

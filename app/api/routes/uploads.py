@@ -15,7 +15,7 @@ from app.api.openapi import ACCESS, errors
 from app.api.params import AsyncQuery, CollectionQuery
 from app.api.responses import ACCEPTED, accepted
 from app.api.schemas import UploadResponse
-from app.api.uploads import entries, read_upload
+from app.api.uploads import entries, known_fields_only, read_upload
 from app.auth import Access, Scope
 from app.errors import BadRequest
 from app.ingest.files import FileDefaults
@@ -94,6 +94,7 @@ async def upload_files(
     other uploads, or any with ?async=true, are queued as a job: 202 with Location."""
     access.collection(collection)
     async with read_upload(request, settings) as form:
+        known_fields_only(form)
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
         defaults = _defaults(form.get("options"), collection)
         files = await asyncio.to_thread(entries, uploads, settings)  # a zip's directory
