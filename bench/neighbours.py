@@ -8,7 +8,8 @@ The quiet tenant writes a one-chunk document and searches, one request at a time
 about, for ``--seconds``: first alone, then while the flooding tenant's ``--writers``
 threads write document after document of ``--chunks`` chunks into a collection of its
 own. The table gives the quiet tenant's latencies alone and flooded, the ratio of their
-p50s, and what the flood stored meanwhile (its 429s are its own share's limit). With
+p50s, and what the flood stored while the quiet tenant measured (its 429s come from
+RAG_COLLECTION_CONCURRENCY, the writes one collection may have in flight). With
 ``--checkout`` another clone (with its own .venv) is measured the same way, in the same
 run, against an endpoint of its own (e.g. the code before a change).
 
@@ -102,34 +103,45 @@ class Flood:
     throttled: int = 0  # 429s
     failed: int = 0
     stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self, status: int, chunks: int) -> None:
+        with self.lock:
+            if status == 200:
+                self.stored += chunks
+            elif status == 429:
+                self.throttled += 1
+            else:
+                self.failed += 1
+
+    def chunks_stored(self) -> int:
+        with self.lock:
+            return self.stored
 
     def writer(self, base: str, chunks: int) -> None:
         with httpx.Client(base_url=base, timeout=120) as client:
             while not self.stop.is_set():
                 answer = client.post("/api/rag/documents", json=document("flood", chunks))
-                if answer.status_code == 200:
-                    self.stored += chunks
-                elif answer.status_code == 429:
-                    self.throttled += 1
+                self.count(answer.status_code, chunks)
+                if answer.status_code == 429:
                     time.sleep(0.05)
-                else:
-                    self.failed += 1
 
 
 def flooded(base: str, args: argparse.Namespace) -> tuple[Quiet, Flood, float]:
+    """The quiet tenant beside the flood, and the flood's chunks/s over the same span."""
     flood = Flood()
     threads = [threading.Thread(target=flood.writer, args=(base, args.chunks))
                for _ in range(args.writers)]  # fmt: skip
     for thread in threads:
         thread.start()
     time.sleep(1)  # the flood fills the endpoint's calls
-    started = time.monotonic()
+    started, stored_before = time.monotonic(), flood.chunks_stored()
     quiet = quiet_tenant(base, args.seconds)
-    elapsed = time.monotonic() - started
+    rate = (flood.chunks_stored() - stored_before) / (time.monotonic() - started)
     flood.stop.set()
     for thread in threads:
         thread.join(180)
-    return quiet, flood, elapsed
+    return quiet, flood, rate
 
 
 def measure(
@@ -142,14 +154,14 @@ def measure(
         print(f"{label}: the quiet tenant alone for {args.seconds} s", flush=True)
         alone = quiet_tenant(base, args.seconds)
         print(f"{label}: the same beside {args.writers} flooding writers", flush=True)
-        beside, flood, elapsed = flooded(base, args)
+        beside, flood, rate = flooded(base, args)
     rows: list[list[object]] = []
     for what, before, after in (("write", alone.writes, beside.writes),
                                 ("search", alone.searches, beside.searches)):  # fmt: skip
         p50, p95, p99 = percentiles(after)
         rows.append([label, what, len(before), percentiles(before)[0], len(after), p50, p95,
                      p99, max(after), p50 / percentiles(before)[0],
-                     f"{flood.stored / elapsed:,.0f}", flood.throttled,
+                     f"{rate:,.0f}", flood.throttled,
                      alone.failed + beside.failed + flood.failed])  # fmt: skip
     return rows
 

@@ -100,7 +100,7 @@ class EmbedderConfig(BaseModel):
         default=4,
         ge=1,
         le=64,
-        description="openai: calls at once (above 1, one is kept for questions, and one "
+        description="openai: calls at once (above 1, one is kept for questions; from 3, one "
         "collection's writes and jobs take at most half).",
     )
     timeout: float = Field(default=30.0, gt=0, le=600, description="openai: seconds per call.")

@@ -7,7 +7,8 @@ write of a few texts counted as a question, and a stream of them held every tena
 searches). With more than one call at once, writes and jobs hold at most all but one, so
 a question finds a call free even while an endpoint holds every write it was sent, and one
 owner's (a collection's) writes and jobs hold at most half the calls, so another
-collection's write is not queued behind a stream of them. A call passed over
+collection's write is not queued behind a stream of them (from 3 calls: with 2, half is
+the one call writes may hold at all, and owners share it in turn). A call passed over
 ``PASSED_OVER`` turns goes next: a steady stream of questions never holds a write or a job
 for ever.
 """

@@ -1035,7 +1035,7 @@ export interface components {
             batch_size?: number;
             /**
              * Concurrency
-             * @description openai: calls at once (above 1, one is kept for questions, and one collection's writes and jobs take at most half).
+             * @description openai: calls at once (above 1, one is kept for questions; from 3, one collection's writes and jobs take at most half).
              * @default 4
              */
             concurrency?: number;

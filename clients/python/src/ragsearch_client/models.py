@@ -491,7 +491,7 @@ class EmbedderConfig(RequestModel):
     )
     concurrency: int = Field(
         default=4,
-        description="openai: calls at once (above 1, one is kept for questions, and one "
+        description="openai: calls at once (above 1, one is kept for questions; from 3, one "
         "collection's writes and jobs take at most half).",
     )
     timeout: float = Field(
