@@ -42,7 +42,7 @@ class PurposeSearchRequest(FilterFields):
 PURPOSE_RULES = {
     **FILTER_RULES,
     "purpose_vector": "purpose_vector must be a non-empty number[]",
-    "top_k": "top_k must be 1..50",
+    "top_k": "top_k must be an integer in 1..50",
     "min_alignment": "min_alignment must be a number in [0,1]",
 }
 

@@ -155,7 +155,7 @@ class SearchRequest(FilterFields):
 SEARCH_RULES: dict[str, Any] = {
     **BLEND_WEIGHT_RULES,
     "embedding": EMBEDDING_REQUIRED,
-    "k": f"k must be 1..{MAX_K}",
+    "k": f"k must be an integer in 1..{MAX_K}",
     "offset": f"offset must be an integer in 0..{MAX_DEPTH - MAX_K}",
     "query": f"query must be a non-empty string of at most {QUERY_MAX_LENGTH} characters",
     "max_per_source": "max_per_source must be an integer >= 0 (0 = no limit)",

@@ -39,7 +39,7 @@ class SpaceSearchRequest(FilterFields):
 SPACE_SEARCH_RULES = {
     **FILTER_RULES,
     "query_embedding": "query_embedding (number[]) required",
-    "top_k": "top_k must be 1..50",
+    "top_k": "top_k must be an integer in 1..50",
     "min_similarity": "min_similarity must be a number in [0,1]",
     "exact": "exact must be true or false",
 }

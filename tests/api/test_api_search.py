@@ -157,7 +157,7 @@ def test_recency_function_is_chosen_per_request(client, corpus):
 
 
 EMBEDDING_REQUIRED = {"error": "embedding (number[]) required"}
-K_RANGE = {"error": "k must be 1..50"}
+K_RANGE = {"error": "k must be an integer in 1..50"}
 BLANK_QUERY = {"error": "query must be a non-empty string of at most 4000 characters"}
 
 
@@ -300,7 +300,7 @@ def test_single_space_search_errors(client, corpus):
     for body, needle in [
         ({}, "query_embedding is required"),
         ({"query_embedding": ["x"]}, "query_embedding[0] must be a number (got a string)"),
-        ({"query_embedding": query_vector(), "top_k": 0}, "top_k must be 1..50"),
+        ({"query_embedding": query_vector(), "top_k": 0}, "top_k must be an integer in 1..50"),
         ({"query_embedding": query_vector(), "min_similarity": 2}, "min_similarity must be"),
     ]:
         r = client.post("/api/rag/search/space/default", json=body)

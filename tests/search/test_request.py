@@ -25,7 +25,7 @@ VECTOR = [1.0, 0.0]
         ({"recency": {"function": "cubic"}},
          "recency.function must be inverse, exponential, gaussian or linear"),
         ({"recency": {"function": "gaussian"}}, "scale_days is required for gaussian decay"),
-        ({"k": 51}, "k must be 1..50"),
+        ({"k": 51}, "k must be an integer in 1..50"),
         ({"no_such_option": 1}, "unknown field 'no_such_option'"),
     ],
 )  # fmt: skip

@@ -86,10 +86,10 @@ describe("useSearch", () => {
     act(() => void result.current.run(search({ q: "x" }), info(), ""));
     await waitFor(() => expect(pending).toHaveLength(1));
     await act(async () => answerRequest(0, "good"));
-    vi.stubGlobal("fetch", async () => new Response('{"error":"k must be 1..50"}', { status: 400 }));
+    vi.stubGlobal("fetch", async () => new Response('{"error":"k must be an integer in 1..50"}', { status: 400 }));
     await act(async () => result.current.run(search({ q: "x", k: "60" }), info(), ""));
     expect(result.current.answer?.rows[0]?.chunk_id).toBe("good");
-    expect(result.current.error?.message).toBe("k must be 1..50");
+    expect(result.current.error?.message).toBe("k must be an integer in 1..50");
   });
 
   it("gives a suggested question its stored vector when the server embeds nothing", async () => {

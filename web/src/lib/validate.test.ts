@@ -37,7 +37,7 @@ describe("server errors beside their control", () => {
   const error = (message: string, field?: string) => new ApiError(400, { error: message, ...(field ? { field } : {}) });
 
   it("reads the request field from the message or the error's field", () => {
-    expect(controlOf(error("k must be 1..50"))).toBe("k");
+    expect(controlOf(error("k must be an integer in 1..50"))).toBe("k");
     expect(controlOf(error("recency.half_life_days must be a number of days in 1e-6..1e9"))).toBe("recency_days");
     expect(controlOf(error("recency.function must be inverse, exponential, gaussian or linear"))).toBe("recency");
     expect(controlOf(error('filter.x: unknown operator "$bad"'))).toBe("filter");
