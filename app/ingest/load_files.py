@@ -21,6 +21,7 @@ from app.db.connect import reusing
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import RagError
+from app.ingest.bulk import chunk_rate
 from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
@@ -96,11 +97,15 @@ class FileLoader:
                 except OSError as error:
                     self.report.failed.append(f"{name}: {error.strerror or error}")
                 bar.update(1)
-                rate = self.report.stored.chunks / max(time.perf_counter() - started, 1e-9)
-                bar.set_postfix(chunks=self.report.stored.chunks, chunks_s=f"{rate:,.0f}",
-                                embedded=self.report.embedded, refresh=False)  # fmt: skip
+                self._show(bar, started, refresh=False)
             await self._store(spaces)
+            self._show(bar, started, refresh=True)  # the last batch is stored after the last file
         return self.report
+
+    def _show(self, bar: tqdm[None], started: float, refresh: bool) -> None:
+        rate = chunk_rate(self.report.stored.chunks, time.perf_counter() - started)
+        bar.set_postfix(chunks=self.report.stored.chunks, rate=rate,
+                        embedded=self.report.embedded, refresh=refresh)  # fmt: skip
 
     async def _store(self, spaces: dict[str, SpaceInfo]) -> None:
         """The batch, embedded and stored in one transaction; if it is refused (a chunk_id
