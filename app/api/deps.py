@@ -14,6 +14,7 @@ from fastapi import Header, Request
 from psycopg import AsyncConnection
 from starlette.requests import ClientDisconnect
 
+from app.api.params import refuse_unknown_query
 from app.api.shares import Shares
 from app.auth import Access, Scope, check_access
 from app.db.connect import Connect
@@ -58,6 +59,7 @@ def _checked(request: Request, scope: Scope) -> Access:
     """The caller's access for ``scope`` (else 401/403), kept for the request's slots."""
     settings: Settings = request.app.state.settings
     access = check_access(settings, request.headers.get("authorization"), scope)
+    refuse_unknown_query(request)
     request.state.access = access
     return access
 

@@ -7,7 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
@@ -21,7 +21,7 @@ from app.api.examples import request_examples
 from app.api.guard import HeaderGuard
 from app.api.openapi import install_openapi
 from app.api.pages import install_pages
-from app.api.params import known_query_only, parameter_rule
+from app.api.params import parameter_rule
 from app.api.responses import ORJSONResponse, error_response
 from app.api.routes import routers
 from app.api.shares import Shares
@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     register_error_handlers(app)
     for router in routers():
-        app.include_router(router, dependencies=[Depends(known_query_only)])
+        app.include_router(router)
     install_openapi(app, request_examples(settings))
     install_pages(app)
     _bound(app, settings)

@@ -42,6 +42,11 @@ BAD_HEADER = {
     "description": "A header breaks a rule (the message names it).",
     "content": {"application/json": {"schema": {"$ref": REF.format(model="ErrorBody")}}},
 }
+BAD_PARAMETER = {  # every /api route: a query parameter it does not read is refused
+    "description": "A header or query parameter breaks a rule, or a query parameter is "
+    "not one the route reads (the message names it).",
+    "content": BAD_HEADER["content"],
+}
 ACCESS = (401, 403, 429, 503, 504)  # every /api route: keys, and the database behind it
 BODY = (400, 413, 415)  # routes that read a JSON body
 
@@ -93,7 +98,9 @@ def _contract(schema: dict[str, Any]) -> None:
     for path, operations in schema["paths"].items():
         for operation in operations.values():
             operation.get("responses", {}).pop("422", None)
-            if any(p.get("in") == "header" for p in operation.get("parameters", [])):
+            if path.startswith("/api/"):
+                operation["responses"].setdefault("400", BAD_PARAMETER)
+            elif any(p.get("in") == "header" for p in operation.get("parameters", [])):
                 operation["responses"].setdefault("400", BAD_HEADER)
             operation["security"] = [{"bearerAuth": []}] if path.startswith("/api/") else []
     for name in ("HTTPValidationError", "ValidationError"):

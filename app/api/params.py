@@ -59,6 +59,9 @@ def parameter_rule(name: str, pattern: str | None) -> str | None:
     return PARAMETER_RULES.get(name)
 
 
+NAME_SHOWN = 100  # characters of an unknown parameter's name said back
+
+
 def _declared(dependant: Dependant) -> set[str]:
     names = {param.alias for param in dependant.query_params}
     for sub in dependant.dependencies:
@@ -66,16 +69,17 @@ def _declared(dependant: Dependant) -> set[str]:
     return names
 
 
-async def known_query_only(request: Request) -> None:
-    """A query parameter the route does not read is refused by name, as an unknown body
-    field is: a mistyped ``?colection=`` would otherwise store into the default
-    collection without a word."""
+def refuse_unknown_query(request: Request) -> None:
+    """A query parameter an /api route does not read is refused by name, as an unknown
+    body field is: a mistyped ``?colection=`` would otherwise store into the default
+    collection without a word. Checked once the caller's key is (app/api/deps.py): a
+    caller without one learns nothing of the route."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute) or not route.path.startswith("/api/"):
         return
     declared = _declared(route.dependant)
     unknown = sorted(set(request.query_params) - declared)
     if unknown:
+        name = unknown[0] if len(unknown[0]) <= NAME_SHOWN else unknown[0][:NAME_SHOWN] + "…"
         known = ", ".join(sorted(declared)) or "none"
-        raise BadRequest(f"unknown query parameter {unknown[0]!r} (known: {known})",
-                         field=unknown[0])  # fmt: skip
+        raise BadRequest(f"unknown query parameter {name!r} (known: {known})", field=name)

@@ -52,4 +52,5 @@ def parse_facet_request(body: bytes | dict[str, Any]) -> FacetRequest:
     """The request, its fields checked (a 400 naming the field and the rule)."""
     request = parse_model(FacetRequest, body, FACET_RULES)
     request.facet_fields()
+    request.refuse_a_blank_query()
     return request

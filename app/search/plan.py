@@ -23,7 +23,7 @@ from app.recency import Recency
 from app.resources.profiles import DEFAULT_PROFILE, Profile
 from app.search.filters import FilterFields, SqlFilter, sql_filter
 from app.search.knobs import DEFAULT_KNOBS, EngineKnobs
-from app.search.request import EMBEDDING_REQUIRED, SEARCH_RULES, SearchRequest
+from app.search.request import EMBEDDING_REQUIRED, SearchRequest
 from app.search.sqlplan import SqlPlan
 from app.settings import Settings
 from app.spaces import SpaceInfo
@@ -207,8 +207,7 @@ def query_vectors(
             return [context.space(name) for name in text_vectors], list(text_vectors.values())
         if request.text():
             return [], []  # keywords only
-        if request.query is not None:  # blank: the rule of the field that was given
-            raise BadRequest(SEARCH_RULES["query"])
+        request.refuse_a_blank_query()
         raise BadRequest(EMBEDDING_REQUIRED)
     named = named_vectors(request.embedding, request.embeddings, default_space)
     spaces: list[SpaceInfo] = []

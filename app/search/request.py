@@ -151,6 +151,12 @@ class SearchRequest(FilterFields):
     def has_vector(self) -> bool:
         return self.embedding is not None or bool(self.embeddings)
 
+    def refuse_a_blank_query(self) -> None:
+        """A query of spaces and no vector: the query's rule (a search would have nothing
+        to rank by, a count would count every chunk)."""
+        if self.query is not None and not self.text() and not self.has_vector():
+            raise BadRequest(SEARCH_RULES["query"])
+
 
 SEARCH_RULES: dict[str, Any] = {
     **BLEND_WEIGHT_RULES,

@@ -5,8 +5,12 @@ collection without a word)."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
+
+from conftest import READ_KEY
 
 FILE = {"files": ("glider-notes.txt", b"Gliders ride thermals.", "text/plain")}
 
@@ -58,8 +62,65 @@ def test_a_query_parameter_no_route_reads_is_refused(client, method, url, body):
     assert f"unknown query parameter {unknown!r}" in r.json()["error"]
 
 
+def _operations(client: httpx.Client) -> list[tuple[str, str]]:
+    """Every /api operation the service describes, its path's parameters filled in with
+    names nothing holds."""
+    paths = client.get("/openapi.json").json()["paths"]
+    return [(method, re.sub(r"\{[a-z_]+\}", "no_such_thing", path))
+            for path, operations in paths.items() if path.startswith("/api/")
+            for method in operations]  # fmt: skip
+
+
+def test_every_api_route_refuses_a_parameter_it_does_not_read(client):
+    operations = _operations(client)
+    assert len(operations) >= 30
+    for method, path in operations:
+        r = client.request(method.upper(), path, params={"bogus": "1"})
+        assert r.status_code == 400, (method, path, r.text)
+        assert r.json()["field"] == "bogus", (method, path)
+
+
+def test_every_api_route_says_it_may_answer_400(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    silent = [(method, path) for path, operations in paths.items() if path.startswith("/api/")
+              for method, operation in operations.items()
+              if "400" not in operation["responses"]]  # fmt: skip
+    assert silent == []
+
+
+def test_the_key_is_checked_before_the_parameters(service):
+    bogus = {"bogus": "1"}
+    with httpx.Client(base_url=service.base_url, timeout=30) as anonymous:
+        assert anonymous.get("/api/rag/collections", params=bogus).status_code == 401
+    with httpx.Client(base_url=service.base_url, timeout=30,
+                      headers={"Authorization": f"Bearer {READ_KEY}"}) as reader:  # fmt: skip
+        r = reader.delete("/api/rag/documents/some-doc", params=bogus)
+        assert r.status_code == 403, r.text  # a read key may not delete: said first
+
+
+def test_routes_outside_the_api_take_any_parameter(client):
+    assert client.get("/healthz", params={"probe": "1"}).status_code == 200
+    assert client.get("/metrics", params={"name[]": "x"}).status_code == 200
+
+
+def test_a_long_unknown_name_is_said_back_cut(client):
+    r = client.get("/api/rag/collections", params={"x" * 60_000: "1"})
+    assert r.status_code == 400
+    assert r.json()["field"] == "x" * 100 + "…"
+    assert len(r.text) < 1_000
+
+
 def test_the_parameters_a_route_reads_still_work(client):
     r = client.get("/api/rag/collections")
     assert r.status_code == 200
-    r = client.get("/api/rag/documents/no-such-doc", params={"collection": "default"})
+    r = client.get("/api/rag/documents/no-such-doc",
+                   params={"collection": "default", "include_embeddings": "true"})  # fmt: skip
+    assert r.status_code == 404
+    r = client.get("/api/rag/jobs", params={"collection": "default", "status": "done",
+                                            "limit": "5"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert client.get("/api/rag/stats", params={"collection": "default"}).status_code == 200
+    r = client.get("/api/rag/profiles/no_such_thing", params={"version": "2"})
+    assert r.status_code == 404
+    r = client.get("/api/rag/goals/no_such_thing", params={"include_embeddings": "true"})
     assert r.status_code == 404

@@ -213,6 +213,7 @@ def test_the_default_fields_and_the_unknown_collection(client, corpus):
         ({"embedding": [0.1, 0.2]}, "embedding: expected 384 numbers, got 2"),
         ({"profile": "no_such_profile"}, "invalid_profile"),
         ({"query": "x", "profile": "auto", "hybrid_vector_weight": 2}, "hybrid_vector_weight"),
+        ({"query": "   "}, "query must be a non-empty string"),  # it counted every chunk
     ],
 )
 def test_bad_bodies_are_400s_naming_the_field(client, corpus, body, says):

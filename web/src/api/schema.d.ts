@@ -3372,7 +3372,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionsResponse"];
                 };
             };
-            /** @description A header breaks a rule (the message names it). */
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4598,6 +4598,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExamplesResponse"];
                 };
             };
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
             401: {
                 headers: {
@@ -5282,6 +5291,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GoalsResponse"];
+                };
+            };
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
@@ -6267,6 +6285,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProfilesResponse"];
                 };
             };
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or unknown bearer token: {"error": "Unauthorized"}. */
             401: {
                 headers: {
@@ -6824,7 +6851,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchDefaults"];
                 };
             };
-            /** @description A header breaks a rule (the message names it). */
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8017,7 +8044,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpacesResponse"];
                 };
             };
-            /** @description A header breaks a rule (the message names it). */
+            /** @description A header or query parameter breaks a rule, or a query parameter is not one the route reads (the message names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
