@@ -9,6 +9,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
 from app.cluster.cli import add_parser as add_cluster_parser
 from app.observe.logs import configure_logging
 from app.settings import Settings
@@ -182,7 +184,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except ValidationError as error:
+        if error.title != Settings.__name__:
+            raise
+        for problem in error.errors(include_url=False):
+            print(f"ragsearch: {_variable(problem['loc'])}: {problem['msg'][0].lower()}"
+                  f"{problem['msg'][1:]} (got {problem['input']!r})", file=sys.stderr)  # fmt: skip
+        return 2
+
+
+def _variable(loc: tuple[int | str, ...]) -> str:
+    """The environment variable a setting is read from (DATABASE_URL has no prefix)."""
+    name = str(loc[0]) if loc else "?"
+    return name if name.isupper() else f"RAG_{name.upper()}"
 
 
 if __name__ == "__main__":

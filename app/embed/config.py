@@ -129,6 +129,11 @@ class EmbedderConfig(BaseModel):
         f"(default {BM25_AVG_LEN:g}).",
     )  # fmt: skip
 
+    def calls_at_once(self) -> int:
+        """The model calls the embedder makes at once: an endpoint's ``concurrency``; the
+        local model's calls take turns, one at a time."""
+        return self.concurrency if self.kind == "openai" else 1
+
     @model_validator(mode="after")
     def _kind_fields(self) -> EmbedderConfig:
         bm25 = [f for f in ("k1", "b", "avg_len") if getattr(self, f) is not None]

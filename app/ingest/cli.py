@@ -27,6 +27,8 @@ def _files_summary(report: FilesReport, count: int, skipped: int, seconds: float
         parts.append(f"{report.unchanged} unchanged (skipped)")
     if skipped:
         parts.append(f"{skipped} files of other kinds left out")
+    if report.empty:
+        parts.append(f"{report.empty} empty files left out")
     if report.failed:
         parts.append(f"{len(report.failed)} failed")
     return "; ".join(parts)

@@ -113,7 +113,7 @@ async def embed_texts(
     todo = list(missing.items())
     if texts:  # a write of several collections counts in the share of the one made first
         patience = patience.for_collection(min(collection for collection, _ in texts))
-    step = config.batch_size * config.concurrency
+    step = config.batch_size * config.calls_at_once()  # a job's progress and cancel points
     for offset in range(0, len(todo), step):
         batch = todo[offset : offset + step]
         values = await embedder.encode([text for text, _ in batch], patience)

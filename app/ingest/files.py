@@ -32,6 +32,10 @@ class FileDefaults(BaseModel):
     created_at: Timestamp | None = None
 
 
+class EmptyFile(BadRequest):
+    """A file with no text: an upload's is refused; a folder's is left out."""
+
+
 def file_document(
     data: bytes, name: str, content_type: str, defaults: FileDefaults,
     spaces: dict[str, SpaceInfo], rules: IngestRules, settings: Settings,
@@ -39,7 +43,7 @@ def file_document(
     parsed = parse_file(data, name, content_type, settings.max_document_chars,
                         settings.max_html_depth)  # fmt: skip
     if not parsed.text.strip():
-        raise BadRequest(f"{name}: the file holds no text", field="file")
+        raise EmptyFile(f"{name}: the file holds no text", field="file")
     fields: dict[str, Any] = {
         "collection": defaults.collection, "doc_id": defaults.doc_id_prefix + name, "src": name,
         "title": (parsed.title or PurePath(name).name)[:4096], "category": defaults.category,

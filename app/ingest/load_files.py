@@ -23,7 +23,7 @@ from app.embed.base import JOB
 from app.errors import RagError
 from app.ingest.bulk import chunk_rate
 from app.ingest.embed import EmbedCounts, Progress, fill_vectors
-from app.ingest.files import FileDefaults, file_document
+from app.ingest.files import EmptyFile, FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
 from app.ingest.rules import rules_for
 from app.ingest.store import IngestResult, load_spaces, store_documents
@@ -37,6 +37,7 @@ class FilesReport:
     stored: IngestResult = field(default_factory=IngestResult)
     embedded: int = 0
     unchanged: int = 0  # skipped with --resume
+    empty: int = 0  # no text: left out, as a file of another kind is
     failed: list[str] = field(default_factory=list)
 
 
@@ -92,8 +93,10 @@ class FileLoader:
                             self.settings))  # fmt: skip
                         if sum(len(d.chunks) for d in self.batch) >= self.batch_chunks:
                             await self._store(spaces)
+                except EmptyFile:
+                    self.report.empty += 1
                 except RagError as error:
-                    self.report.failed.append(f"{name}: {error.message}")
+                    self.report.failed.append(_about(name, error.message))
                 except OSError as error:
                     self.report.failed.append(f"{name}: {error.strerror or error}")
                 bar.update(1)
@@ -124,3 +127,8 @@ class FileLoader:
                 self.report.stored.add(await store_documents(self.conn, [doc], spaces))
             except RagError as error:
                 self.report.failed.append(f"{doc.doc_id}: {error.message}")
+
+
+def _about(name: str, message: str) -> str:
+    """A failure's line: the file's name, once."""
+    return message if message.startswith(f"{name}: ") else f"{name}: {message}"

@@ -158,6 +158,10 @@ def test_recency_function_is_chosen_per_request(client, corpus):
 
 EMBEDDING_REQUIRED = {"error": "embedding (number[]) required"}
 K_RANGE = {"error": "k must be an integer in 1..50"}
+GOAL_UNREAD = {
+    "error": "goal is read only with include_purpose_alignment: true (to rank "
+    "by a goal: POST /api/rag/search/purpose)"
+}
 BLANK_QUERY = {"error": "query must be a non-empty string of at most 4000 characters"}
 
 
@@ -184,6 +188,7 @@ BLANK_QUERY = {"error": "query must be a non-empty string of at most 4000 charac
         ({"embedding": [0.1] * DIMS, "k": 2.5}, K_RANGE),
         ({"embedding": [0.1] * DIMS, "k": "5"}, K_RANGE),
         ({"embedding": [0.1] * DIMS, "k": None}, None),
+        ({"embedding": [0.1] * DIMS, "goal": "nosuch"}, GOAL_UNREAD),  # it was ignored
     ],
 )
 def test_contract_errors_are_exact(client, corpus, body, expected):

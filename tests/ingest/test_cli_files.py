@@ -16,10 +16,12 @@ import pytest
 from documents import pdf_with_pages
 
 
-def _run(args: list[str], url: str, embedder: str = "none") -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], url: str, embedder: str = "none", **env: str
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "app.cli", "ingest", *args],
-        env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin", "RAG_EMBEDDER": embedder},
+        env={"DATABASE_URL": url, "PATH": "/usr/bin:/bin", "RAG_EMBEDDER": embedder, **env},
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
@@ -73,12 +75,33 @@ def test_globs_resume_and_failures(db_url, tree):
     assert first.returncode == 1
     assert "stored 1 of 2 files" in first.stdout and "1 failed" in first.stdout
     assert "broken.pdf: the PDF cannot be read" in first.stderr
+    said = [line for line in first.stderr.splitlines() if "cannot be read" in line]
+    assert said and all(line.count("broken.pdf") == 1 for line in said), said  # once
     assert list(_docs(db_url, f"g:{tree}")) == [f"g:{tree}/guides/espresso.md"]
     again = _run([pattern, "--doc-id-prefix", "g:", "--resume"], db_url)
     assert again.returncode == 0 and "1 unchanged (skipped)" in again.stdout
     (tree / "guides" / "espresso.md").write_text("# Espresso\n\nChanged.\n")
     changed = _run([pattern, "--doc-id-prefix", "g:", "--resume"], db_url)
     assert "stored 1 of 1 files" in changed.stdout
+
+
+def test_empty_files_of_a_folder_are_left_out_not_failed(db_url, tree):
+    (tree / "guides" / "__init__.md").write_bytes(b"")
+    (tree / "blank.txt").write_text("  \n\t\n")
+    done = _run([str(tree), "--doc-id-prefix", "e:"], db_url)
+    assert done.returncode == 0, done.stdout + done.stderr  # it was 1: two files "failed"
+    assert "stored 4 of 6 files as documents" in done.stdout
+    assert "2 empty files left out" in done.stdout and "failed" not in done.stdout
+    assert len(_docs(db_url, f"e:{tree}")) == 4
+
+
+def test_a_file_too_large_is_named_once(db_url, tree):
+    big = tree / "long.txt"
+    big.write_text("Plain words. " * 100)
+    done = _run([str(big)], db_url, RAG_MAX_FILE_BYTES="1024")
+    assert done.returncode == 1, done.stderr
+    said = [line for line in done.stderr.splitlines() if "larger than 1024 bytes" in line]
+    assert said and all(line.count(str(big)) == 1 for line in said), said  # it was twice
 
 
 def test_a_named_file_of_another_kind_is_refused(db_url, tree):

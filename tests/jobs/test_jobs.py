@@ -297,3 +297,18 @@ def test_an_upload_of_too_many_files_is_refused_naming_the_setting(client, run_i
     assert r.status_code == 413 and "at most 50 files" in r.json()["error"], r.text
     assert r.json()["setting"] == "RAG_MAX_UPLOAD_FILES"
     assert client.get(f"/api/rag/documents/{run_id}-f0.txt").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "says"),
+    [('{"bogus": 1}', "options.bogus", "options: unknown field 'bogus'"),
+     ('{"created_at": "0001-01-01T00:00:00Z"}', "options.created_at",
+      "options: created_at must fall within")],
+)  # fmt: skip
+def test_a_bad_upload_option_is_named_as_an_option(client, run_id, options, field, says):
+    name = f"{run_id}-opt.md"
+    r = client.post("/api/rag/documents/upload", files=_files((name, b"# O\n\nText.\n")),
+                    data={"options": options})  # fmt: skip
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == field and r.json()["error"].startswith(says), r.json()
+    assert client.get(f"/api/rag/documents/{name}").status_code == 404

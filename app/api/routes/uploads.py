@@ -67,7 +67,12 @@ def _defaults(form_value: Any, collection: str) -> FileDefaults:
     if "collection" in given:
         raise BadRequest("options.collection: give the collection as ?collection=",
                          field="options.collection")  # fmt: skip
-    return parse_model(FileDefaults, {**given, "collection": collection}, {})
+    return parse_model(FileDefaults, {**given, "collection": collection}, {}, _in_options)
+
+
+def _in_options(loc: tuple[str | int, ...], message: str) -> BadRequest:
+    """An option's 400 says it is one of the options (a body's field would not)."""
+    return BadRequest(f"options: {message}", field=".".join(["options", *map(str, loc)]))
 
 
 @router.post(
