@@ -231,6 +231,8 @@ def metadata_matches(meta: dict[str, Any], condition: dict[str, Any]) -> bool:
 
 
 def _operator_holds(found: Sequence[Any] | None, name: str, operand: Any) -> bool:
+    if name == "$not":  # a key's operators negated: MongoDB's field-level $not
+        return not all(_operator_holds(found, op, value) for op, value in operand.items())
     if name == "$exists":
         return (found is not None) == operand
     op = OPERATORS[name]

@@ -5,6 +5,7 @@ write it, compiled to one SQL/JSON path predicate (``jsonb @@ jsonpath``, GIN-in
     {"year": 2024}                          equality (on an array: any element)
     {"year": {"$gte": 2020, "$lt": 2025}}   comparisons, $in / $nin lists, $exists
     {"author.name": "Ada"}                  dotted keys reach into objects
+    {"year": {"$not": {"$gt": 2020}}}       a key's operators negated (missing passes)
     {"$and": [..]}, {"$or": [..]}, {"$nor": [..]}, {"$not": {..}}
     several keys in one object: all must hold
 
@@ -104,7 +105,8 @@ def describe() -> str:
         'A condition on metadata (the chunk\'s over its document\'s): {"year": {"$gte": '
         '2020}, "lang": {"$in": ["en", "fr"]}}; operators '
         + ", ".join(f"{op.name} ({op.meaning})" for op in OPERATORS)
-        + "; $and, $or, $nor over arrays of conditions, $not over one; a bare value is "
+        + '; $not over a key\'s operators ({"year": {"$not": {"$gt": 2020}}}); '
+        "$and, $or, $nor over arrays of conditions, $not over one; a bare value is "
         "equality; dotted keys reach into objects; on an array, a comparison holds when it "
         "holds for any element."
     )
@@ -186,10 +188,14 @@ def key_condition(key: str, condition: Any, where: str, budget: _Budget | None =
         raise _fail(f"{where}: an empty condition")
     parts = []
     for name, operand in condition.items():
+        if name == "$not":
+            parts.append(_key_not(key, operand, f"{where}.$not", budget))
+            continue
         op = BY_NAME.get(name)
         if op is None and name.startswith("$"):
             raise _fail(
-                f'{where}: unknown operator "{name}" (known: {OPERATOR_NAMES})', operator=name
+                f'{where}: unknown operator "{name}" (known: {OPERATOR_NAMES}, $not)',
+                operator=name,
             )
         if op is None:
             raise _fail(
@@ -198,6 +204,16 @@ def key_condition(key: str, condition: Any, where: str, budget: _Budget | None =
             )
         parts.append(_comparison(path, op, operand, f"{where}.{name}", budget))
     return "(" + " && ".join(parts) + ")"
+
+
+def _key_not(key: str, operand: Any, where: str, budget: _Budget) -> str:
+    """``{"year": {"$not": {"$gt": 2020}}}``: the key's operators do not all hold (a chunk
+    without the key passes, as in MongoDB)."""
+    if not isinstance(operand, dict) or not operand or "$not" in operand:
+        raise _fail(f'{where} must be an object of operators other than $not ({{"$gt": 1}})')
+    if not all(name.startswith("$") for name in operand):
+        raise _fail(f'{where} must be an object of operators other than $not ({{"$gt": 1}})')
+    return "!" + key_condition(key, operand, where, budget)
 
 
 def _logical(name: str, operand: Any, where: str, depth: int, budget: _Budget) -> str:

@@ -36,6 +36,7 @@ pytestmark = pytest.mark.unit
         ({"$or": [{"a": 1}, {"b": None}]},
          '(((exists($."a" ? (@ == 1))) || (exists($."b" ? (@ == null)))))'),
         ({"$not": {"a": True}}, '(!(exists($."a" ? (@ == true))))'),
+        ({"a": {"$not": {"$gt": 1}}}, '((!(exists($."a" ? (@ > 1)))))'),
         ({"q\"uote": "x\\y"}, '(exists($."q\\"uote" ? (@ == "x\\\\y")))'),
         ({}, "(1 == 1)"),
         ({"a": {"$in": []}}, "(((1 == 0)))"),
@@ -63,6 +64,10 @@ def test_the_compiled_predicate(condition, path):
         ({"$or": [{"a": 1}] * (MAX_BRANCHES + 1)}, f"at most {MAX_BRANCHES} filter objects"),
         ({"$or": "x"}, "filter.$or must be an array"),
         ({"$not": 1}, "filter.$not must be an object"),
+        ({"a": {"$not": 1}}, "filter.a.$not must be an object of operators other than $not"),
+        ({"a": {"$not": {}}}, "filter.a.$not must be an object of operators"),
+        ({"a": {"$not": {"$not": {"$gt": 1}}}}, "filter.a.$not must be an object of operators"),
+        ({"a": {"$not": {"b": 1}}}, "filter.a.$not must be an object of operators"),
     ],
 )  # fmt: skip
 def test_a_filter_breaking_a_rule_is_a_400_naming_it(condition, message):

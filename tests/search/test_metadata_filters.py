@@ -53,6 +53,9 @@ METADATA_FILTERS: list[dict[str, Any]] = [
     {"lang": {"$nin": [1, 2]}, "page": {"$lte": 2}},
     {"$not": {"year": {"$gt": "2020"}}, "lang": "en"},
     {"$nor": [{"page": "2"}], "draft": True},
+    {"year": {"$not": {"$gt": 2021}}},  # a key's operators negated (refused before)
+    {"lang": {"$not": {"$in": ["en", "fr"]}}, "page": {"$lte": 3}},  # missing lang passes
+    {"year": {"$not": {"$gte": 2019, "$lt": 2023}, "$ne": 2024}},
     {"lang": {"$in": []}},  # nothing passes
 ]
 

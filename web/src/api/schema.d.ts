@@ -1290,7 +1290,7 @@ export interface components {
             explain?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $not over a key's operators ({"year": {"$not": {"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -1621,7 +1621,7 @@ export interface components {
             fields?: string[];
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $not over a key's operators ({"year": {"$not": {"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -2246,7 +2246,7 @@ export interface components {
             doc_ids?: string[] | null;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $not over a key's operators ({"year": {"$not": {"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -2599,7 +2599,7 @@ export interface components {
             explain?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $not over a key's operators ({"year": {"$not": {"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",
@@ -3126,7 +3126,7 @@ export interface components {
             exact?: boolean;
             /**
              * Filter
-             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
+             * @description A condition on metadata (the chunk's over its document's): {"year": {"$gte": 2020}, "lang": {"$in": ["en", "fr"]}}; operators $eq (equals), $ne (differs from (or the key is missing)), $gt (greater than), $gte (at least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals none of (or the key is missing)), $exists (true: the key is present; false: it is missing); $not over a key's operators ({"year": {"$not": {"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over one; a bare value is equality; dotted keys reach into objects; on an array, a comparison holds when it holds for any element.
              * @default null
              * @example {
              *       "lang": "en",

@@ -645,8 +645,9 @@ class ExplainRequest(RequestModel):
         "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
         "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
         "none of (or the key is missing)), $exists (true: the key is present; "
-        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
-        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        'false: it is missing); $not over a key\'s operators ({"year": {"$not": '
+        '{"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over '
+        "one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
     embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
@@ -925,8 +926,9 @@ class FacetRequest(RequestModel):
         "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
         "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
         "none of (or the key is missing)), $exists (true: the key is present; "
-        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
-        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        'false: it is missing); $not over a key\'s operators ({"year": {"$not": '
+        '{"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over '
+        "one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
     embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
@@ -1391,8 +1393,9 @@ class PurposeSearchRequest(RequestModel):
         "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
         "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
         "none of (or the key is missing)), $exists (true: the key is present; "
-        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
-        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        'false: it is missing); $not over a key\'s operators ({"year": {"$not": '
+        '{"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over '
+        "one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
     goal: str | None = Field(
@@ -1590,8 +1593,9 @@ class SearchRequest(RequestModel):
         "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
         "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
         "none of (or the key is missing)), $exists (true: the key is present; "
-        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
-        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        'false: it is missing); $not over a key\'s operators ({"year": {"$not": '
+        '{"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over '
+        "one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
     embedding: list[float] | str | SparseInput | list[list[float]] | None = Field(
@@ -1997,8 +2001,9 @@ class SpaceSearchRequest(RequestModel):
         "$ne (differs from (or the key is missing)), $gt (greater than), $gte (at "
         "least), $lt (less than), $lte (at most), $in (equals one of), $nin (equals "
         "none of (or the key is missing)), $exists (true: the key is present; "
-        "false: it is missing); $and, $or, $nor over arrays of conditions, $not "
-        "over one; a bare value is equality; dotted keys reach into objects; on an "
+        'false: it is missing); $not over a key\'s operators ({"year": {"$not": '
+        '{"$gt": 2020}}}); $and, $or, $nor over arrays of conditions, $not over '
+        "one; a bare value is equality; dotted keys reach into objects; on an "
         "array, a comparison holds when it holds for any element.",
     )
     query_embedding: list[float] | str | SparseInput | list[list[float]] = Field(
