@@ -78,8 +78,10 @@ def text_type(value: str | None) -> str:
 
 
 def decoded(data: bytes, name: str) -> str:
-    """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM,
-    else Latin-1 (every byte is a character); NUL dropped (storable_text)."""
+    """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM;
+    UTF-8 with a few broken bytes (each read as U+FFFD) when it holds at least as many
+    well-formed multi-byte characters, else Latin-1 (every byte is a character); NUL
+    dropped (storable_text)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return storable_text(data.decode("utf-16"))
@@ -88,8 +90,20 @@ def decoded(data: bytes, name: str) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        text = _damaged_utf8(data) or data.decode("latin-1")
     return storable_text(text)
+
+
+def _damaged_utf8(data: bytes) -> str | None:
+    """UTF-8 text with broken bytes in it (a file cut and joined, one stray byte), or None
+    when the bytes read as Latin-1 better: Latin-1 text all but never holds a well-formed
+    UTF-8 sequence (a capital from C2-DF followed by a control or a sign from 80-BF), so
+    one such character for each broken byte says UTF-8 (before, one stray byte made every
+    é of a file Ã©)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    broken = text.count("\ufffd")
+    wide = sum(1 for ch in text if ch >= "\x80") - broken
+    return text if wide >= broken else None
 
 
 def parse_text(text: str, content_type: str, max_chars: int, max_html_depth: int) -> Parsed:
