@@ -10,10 +10,12 @@ import sys
 from collections.abc import Sequence
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from app.cluster.cli import add_parser as add_cluster_parser
 from app.observe.logs import configure_logging
 from app.settings import Settings
+from app.settings_errors import FLAGS, about_settings, setting_problems
 
 log = logging.getLogger("ragsearch")
 
@@ -22,9 +24,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def _settings(args: argparse.Namespace) -> Settings:
     overrides = {
-        name: getattr(args, name)
-        for name in ("host", "port", "workers", "log_level", "demo")
-        if getattr(args, name, None) is not None
+        name: getattr(args, name) for name in FLAGS if getattr(args, name, None) is not None
     }
     return Settings(**overrides)
 
@@ -186,19 +186,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except ValidationError as error:
-        if error.title != Settings.__name__:
+    except (ValidationError, SettingsError) as error:
+        if not about_settings(error):
             raise
-        for problem in error.errors(include_url=False):
-            print(f"ragsearch: {_variable(problem['loc'])}: {problem['msg'][0].lower()}"
-                  f"{problem['msg'][1:]} (got {problem['input']!r})", file=sys.stderr)  # fmt: skip
+        flags = {name for name in FLAGS if getattr(args, name, None) is not None}
+        for line in setting_problems(error, flags):
+            print(line, file=sys.stderr)
         return 2
-
-
-def _variable(loc: tuple[int | str, ...]) -> str:
-    """The environment variable a setting is read from (DATABASE_URL has no prefix)."""
-    name = str(loc[0]) if loc else "?"
-    return name if name.isupper() else f"RAG_{name.upper()}"
 
 
 if __name__ == "__main__":

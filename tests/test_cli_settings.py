@@ -14,7 +14,10 @@ import pytest
     [(["ingest", "notes.txt"], {"RAG_MAX_FILE_BYTES": "10"},
       "ragsearch: RAG_MAX_FILE_BYTES: input should be greater than or equal to 1024 (got '10')"),
      (["serve"], {"RAG_PORT": "abc"}, "ragsearch: RAG_PORT: input should be a valid integer"),
-     (["migrate"], {"RAG_POOL_SIZE": "0"}, "ragsearch: RAG_POOL_SIZE: input should be greater")],
+     (["migrate"], {"RAG_POOL_SIZE": "0"}, "ragsearch: RAG_POOL_SIZE: input should be greater"),
+     (["serve", "--port", "99999"], {}, "ragsearch: --port: input should be less than or equal"),
+     (["migrate"], {"RAG_COLLECTION_KEYS": "{bad"},
+      "ragsearch: RAG_COLLECTION_KEYS: the value cannot be read (a list or a mapping is JSON)")],
 )  # fmt: skip
 def test_a_bad_setting_is_named_without_a_traceback(tmp_path, command, env, says):
     done = subprocess.run(
@@ -23,3 +26,18 @@ def test_a_bad_setting_is_named_without_a_traceback(tmp_path, command, env, says
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_rule_between_settings_says_it_and_no_secret(tmp_path):
+    env = {"RAG_MAX_BODY_BYTES": "999999999", "RAG_API_KEYS": "topsecretkey",
+           "DATABASE_URL": "postgresql://u:SECRETPW@127.0.0.1:1/x"}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "migrate"], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, env={"PATH": "/usr/bin:/bin", **env},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "ragsearch: RAG_INGEST_BODIES_MAX_BYTES must be at least RAG_MAX_BODY_BYTES" in (
+        done.stderr
+    )
+    # before, the whole input was said back: the database password and the key with it
+    assert "SECRETPW" not in done.stderr and "topsecretkey" not in done.stderr

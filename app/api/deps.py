@@ -59,7 +59,6 @@ def _checked(request: Request, scope: Scope) -> Access:
     """The caller's access for ``scope`` (else 401/403), kept for the request's slots."""
     settings: Settings = request.app.state.settings
     access = check_access(settings, request.headers.get("authorization"), scope)
-    refuse_unknown_query(request)
     request.state.access = access
     return access
 
@@ -159,7 +158,9 @@ def authorize(scope: Scope) -> Callable[[Request], Coroutine[Any, Any, Access]]:
     """A dependency: the caller's access, if its key allows ``scope`` (else 401/403)."""
 
     async def dependency(request: Request) -> Access:
-        return _checked(request, scope)
+        access = _checked(request, scope)
+        refuse_unknown_query(request)  # after the key: a caller without one learns nothing
+        return access
 
     return dependency
 
@@ -257,4 +258,5 @@ async def shared_writer(request: Request) -> Access:
     the collections themselves): an unrestricted write key."""
     access = _checked(request, Scope.WRITE)
     access.shared()
+    refuse_unknown_query(request)
     return access

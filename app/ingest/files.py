@@ -33,7 +33,8 @@ class FileDefaults(BaseModel):
 
 
 class EmptyFile(BadRequest):
-    """A file with no text: an upload's is refused; a folder's is left out."""
+    """A file of no bytes or only whitespace: an upload's is refused; ``ragsearch ingest``
+    leaves it out (an empty ``__init__.py`` in a folder is no failure)."""
 
 
 def file_document(
@@ -43,7 +44,9 @@ def file_document(
     parsed = parse_file(data, name, content_type, settings.max_document_chars,
                         settings.max_html_depth)  # fmt: skip
     if not parsed.text.strip():
-        raise EmptyFile(f"{name}: the file holds no text", field="file")
+        blank = not data.strip()  # a PDF of scans holds bytes and no text: that is an error
+        raise (EmptyFile if blank else BadRequest)(f"{name}: the file holds no text",
+                                                   field="file")  # fmt: skip
     fields: dict[str, Any] = {
         "collection": defaults.collection, "doc_id": defaults.doc_id_prefix + name, "src": name,
         "title": (parsed.title or PurePath(name).name)[:4096], "category": defaults.category,

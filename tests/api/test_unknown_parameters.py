@@ -5,12 +5,20 @@ collection without a word)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 
 import httpx
 import pytest
 
 from conftest import READ_KEY
+
+# Against RAG_TEST_BASE_URL, that service must hold this key, writing to "acme" only.
+SCOPED_KEY = os.environ.get("RAG_TEST_SCOPED_WRITE_KEY", "acme-writer")
+SERVICE_ENV = {
+    "RAG_COLLECTION_KEYS": json.dumps({SCOPED_KEY: {"collections": ["acme"], "write": True}})
+}
 
 FILE = {"files": ("glider-notes.txt", b"Gliders ride thermals.", "text/plain")}
 
@@ -96,6 +104,12 @@ def test_the_key_is_checked_before_the_parameters(service):
                       headers={"Authorization": f"Bearer {READ_KEY}"}) as reader:  # fmt: skip
         r = reader.delete("/api/rag/documents/some-doc", params=bogus)
         assert r.status_code == 403, r.text  # a read key may not delete: said first
+        r = reader.delete("/api/rag/goals/some_goal", params=bogus)
+        assert r.status_code == 403, r.text
+    with httpx.Client(base_url=service.base_url, timeout=30,
+                      headers={"Authorization": f"Bearer {SCOPED_KEY}"}) as scoped:  # fmt: skip
+        r = scoped.delete("/api/rag/goals/some_goal", params=bogus)
+        assert r.status_code == 403, r.text  # goals are every collection's: said first
 
 
 def test_routes_outside_the_api_take_any_parameter(client):

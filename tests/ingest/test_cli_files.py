@@ -93,6 +93,9 @@ def test_empty_files_of_a_folder_are_left_out_not_failed(db_url, tree):
     assert "stored 4 of 6 files as documents" in done.stdout
     assert "2 empty files left out" in done.stdout and "failed" not in done.stdout
     assert len(_docs(db_url, f"e:{tree}")) == 4
+    (tree / "scan.pdf").write_bytes(pdf_with_pages([[]]))  # bytes, but no text: a failure
+    scanned = _run([str(tree / "scan.pdf")], db_url)
+    assert scanned.returncode == 1 and "scan.pdf: the file holds no text" in scanned.stderr
 
 
 def test_a_file_too_large_is_named_once(db_url, tree):
