@@ -95,9 +95,9 @@ async def _embed_and_store(job: RunningJob, item: Item, count: Callable[..., Non
     prepared = await _prepared(job, item, spaces)
     count(total=len(prepared.chunks))
 
-    def progress(counts: EmbedCounts) -> None:
-        job.check()
+    def progress(counts: EmbedCounts) -> None:  # counted first: the vectors were made
         count(embedded=counts.embedded, cached=counts.cached)
+        job.check()
 
     await fill_vectors(job.connect, [prepared], spaces, job.settings, JOB, progress)
     job.check()

@@ -52,9 +52,9 @@ async def _store(
     texts = [(r["scope"], input_text(config, r["title"], r["heading_path"], r["chunk"]))
              for r in rows]  # fmt: skip
 
-    def progress(counts: EmbedCounts) -> None:
-        job.check()
+    def progress(counts: EmbedCounts) -> None:  # counted first: the vectors were made
         job.count(embedded=counts.embedded, cached=counts.cached)
+        job.check()
 
     vectors = await embed_texts(reusing(conn), embedder, texts, JOB, progress)
     assert job.space_id is not None
