@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
@@ -22,11 +23,13 @@ log = logging.getLogger("ragsearch")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
+def _flags_given(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the command line gives (over the environment's)."""
+    return {name: getattr(args, name) for name in FLAGS if getattr(args, name, None) is not None}
+
+
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides = {
-        name: getattr(args, name) for name in FLAGS if getattr(args, name, None) is not None
-    }
-    return Settings(**overrides)
+    return Settings(**_flags_given(args))
 
 
 def _bind_host(settings: Settings) -> str:
@@ -189,8 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValidationError, SettingsError) as error:
         if not about_settings(error):
             raise
-        flags = {name for name in FLAGS if getattr(args, name, None) is not None}
-        for line in setting_problems(error, flags):
+        for line in setting_problems(error, set(_flags_given(args))):
             print(line, file=sys.stderr)
         return 2
 

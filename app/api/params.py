@@ -3,6 +3,7 @@ names it, like a bad body field)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated
 
 from fastapi import Path, Query, Request
@@ -69,6 +70,14 @@ def _declared(dependant: Dependant) -> set[str]:
     return names
 
 
+def unknown_name(kind: str, name: str, known: Iterable[str], hint: str = "") -> BadRequest:
+    """A 400 for a name the request gave and nothing reads, said back cut, with the names
+    that are read."""
+    shown = name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN] + "…"
+    listed = ", ".join(known) or "none"
+    return BadRequest(f"unknown {kind} {shown!r} (known: {listed}){hint}", field=shown)
+
+
 def refuse_unknown_query(request: Request) -> None:
     """A query parameter an /api route does not read is refused by name, as an unknown
     body field is: a mistyped ``?colection=`` would otherwise store into the default
@@ -80,6 +89,4 @@ def refuse_unknown_query(request: Request) -> None:
     declared = _declared(route.dependant)
     unknown = sorted(set(request.query_params) - declared)
     if unknown:
-        name = unknown[0] if len(unknown[0]) <= NAME_SHOWN else unknown[0][:NAME_SHOWN] + "…"
-        known = ", ".join(sorted(declared)) or "none"
-        raise BadRequest(f"unknown query parameter {name!r} (known: {known})", field=name)
+        raise unknown_name("query parameter", unknown[0], sorted(declared))

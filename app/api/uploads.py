@@ -15,6 +15,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import ClientDisconnect
 
+from app.api.params import unknown_name
 from app.errors import BadRequest, ClientClosedRequest, PayloadTooLarge, UnsupportedMediaType
 from app.ingest.archive import PIECE, Unpacked, members, too_many_files
 from app.settings import Settings
@@ -70,10 +71,8 @@ def known_fields_only(form: FormData) -> None:
     would otherwise leave the files in the default collection)."""
     unknown = sorted(set(form.keys()) - set(FORM_FIELDS))
     if unknown:
-        name = unknown[0]
-        hint = "; give the collection as ?collection=" if name == "collection" else ""
-        raise BadRequest(f"unknown form field {name!r} (known: {', '.join(FORM_FIELDS)}){hint}",
-                         field=name)  # fmt: skip
+        hint = "; give the collection as ?collection=" if unknown[0] == "collection" else ""
+        raise unknown_name("form field", unknown[0], FORM_FIELDS, hint)
 
 
 @dataclass(frozen=True)

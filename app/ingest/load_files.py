@@ -37,7 +37,7 @@ class FilesReport:
     stored: IngestResult = field(default_factory=IngestResult)
     embedded: int = 0
     unchanged: int = 0  # skipped with --resume
-    empty: int = 0  # no text: left out, as a file of another kind is
+    empty: int = 0  # no bytes or only whitespace: left out, as a file of another kind is
     failed: list[str] = field(default_factory=list)
 
 

@@ -209,9 +209,8 @@ def key_condition(key: str, condition: Any, where: str, budget: _Budget | None =
 def _key_not(key: str, operand: Any, where: str, budget: _Budget) -> str:
     """``{"year": {"$not": {"$gt": 2020}}}``: the key's operators do not all hold (a chunk
     without the key passes, as in MongoDB)."""
-    if not isinstance(operand, dict) or not operand or "$not" in operand:
-        raise _fail(f'{where} must be an object of operators other than $not ({{"$gt": 1}})')
-    if not all(name.startswith("$") for name in operand):
+    operators = isinstance(operand, dict) and bool(operand) and "$not" not in operand
+    if not operators or not all(name.startswith("$") for name in operand):
         raise _fail(f'{where} must be an object of operators other than $not ({{"$gt": 1}})')
     return "!" + key_condition(key, operand, where, budget)
 

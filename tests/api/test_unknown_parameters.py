@@ -124,6 +124,13 @@ def test_a_long_unknown_name_is_said_back_cut(client):
     assert len(r.text) < 1_000
 
 
+def test_a_long_unknown_form_field_is_said_back_cut(client):
+    r = client.post("/api/rag/documents/upload", data={"f" * 300: "1"}, files=FILE)
+    assert r.status_code == 400
+    assert r.json()["field"] == "f" * 100 + "…"
+    assert len(r.text) < 1_000
+
+
 def test_the_parameters_a_route_reads_still_work(client):
     r = client.get("/api/rag/collections")
     assert r.status_code == 200
