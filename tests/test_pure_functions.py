@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.ingest.archive import directory_bytes
-from app.ingest.bulk import chunk_rate
+from app.ingest.bulk import chunk_rate, postfix
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import _scores, _unit, blend, stage_weights
 from app.search.diversity import mmr_order, unit_rows
@@ -143,3 +143,9 @@ def test_a_zips_directory_size_is_read_from_its_end_record(members):
 )  # fmt: skip
 def test_a_slow_load_prints_its_rate_not_zero(chunks, seconds, printed):
     assert chunk_rate(chunks, seconds) == printed
+
+
+def test_a_progress_bar_counts_in_full():
+    # tqdm's own formatting printed 70,000 chunks as 7e+4 between 65000 and 75000
+    shown = postfix(chunks=70_000, rate="2,358 chunks/s", embedded=0)
+    assert shown == "chunks=70,000, rate=2,358 chunks/s, embedded=0"

@@ -172,14 +172,15 @@ async def _load(
 
         def embedded(step: EmbedCounts) -> None:  # a batch's embedding shows before it is stored
             made.add(step)
-            bar.set_postfix(chunks=writer.total.chunks, embedded=made.embedded)
+            bar.set_postfix_str(postfix(chunks=writer.total.chunks, embedded=made.embedded))
 
         writer.on_embedded = embedded
         try:
             while (batch := await asyncio.to_thread(_next_batch, queue, parser)) is not None:
                 await writer.store(batch)
                 bar.update(batch.offset - bar.n)
-                bar.set_postfix(chunks=writer.total.chunks, embedded=made.embedded, refresh=False)
+                bar.set_postfix_str(postfix(chunks=writer.total.chunks, embedded=made.embedded),
+                                    refresh=False)
                 failure = batch.error or failure
         finally:
             parser.join(timeout=5)
@@ -297,6 +298,13 @@ async def ingest_file(
         print(f"stopped: {report.failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def postfix(**figures: int | str) -> str:
+    """A progress bar's figures as a person reads them: counts in full, with thousands
+    separators (tqdm's own formatting shows 70,000 chunks as 7e+4)."""
+    return ", ".join(f"{name}={value:,}" if isinstance(value, int) else f"{name}={value}"
+                     for name, value in figures.items())  # fmt: skip
 
 
 def chunk_rate(chunks: int, seconds: float) -> str:

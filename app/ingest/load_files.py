@@ -21,7 +21,7 @@ from app.db.connect import reusing
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
 from app.errors import RagError
-from app.ingest.bulk import chunk_rate
+from app.ingest.bulk import chunk_rate, postfix
 from app.ingest.embed import EmbedCounts, Progress, fill_vectors
 from app.ingest.files import EmptyFile, FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument
@@ -76,7 +76,8 @@ class FileLoader:
 
             def embedded(step: EmbedCounts) -> None:  # shown as each batch of vectors is made
                 self.report.embedded += step.embedded
-                bar.set_postfix(chunks=self.report.stored.chunks, embedded=self.report.embedded)
+                bar.set_postfix_str(postfix(chunks=self.report.stored.chunks,
+                                            embedded=self.report.embedded))
 
             self.on_embedded = embedded
             for path, kind in files:
@@ -107,8 +108,8 @@ class FileLoader:
 
     def _show(self, bar: tqdm[None], started: float, refresh: bool) -> None:
         rate = chunk_rate(self.report.stored.chunks, time.perf_counter() - started)
-        bar.set_postfix(chunks=self.report.stored.chunks, rate=rate,
-                        embedded=self.report.embedded, refresh=refresh)  # fmt: skip
+        bar.set_postfix_str(postfix(chunks=self.report.stored.chunks, rate=rate,
+                                    embedded=self.report.embedded), refresh=refresh)
 
     async def _store(self, spaces: dict[str, SpaceInfo]) -> None:
         """The batch, embedded and stored in one transaction; if it is refused (a chunk_id
