@@ -179,8 +179,9 @@ async def _load(
             while (batch := await asyncio.to_thread(_next_batch, queue, parser)) is not None:
                 await writer.store(batch)
                 bar.update(batch.offset - bar.n)
-                bar.set_postfix_str(postfix(chunks=writer.total.chunks, embedded=made.embedded),
-                                    refresh=False)
+                bar.set_postfix_str(
+                    postfix(chunks=writer.total.chunks, embedded=made.embedded), refresh=False
+                )
                 failure = batch.error or failure
         finally:
             parser.join(timeout=5)

@@ -76,8 +76,9 @@ class FileLoader:
 
             def embedded(step: EmbedCounts) -> None:  # shown as each batch of vectors is made
                 self.report.embedded += step.embedded
-                bar.set_postfix_str(postfix(chunks=self.report.stored.chunks,
-                                            embedded=self.report.embedded))
+                bar.set_postfix_str(
+                    postfix(chunks=self.report.stored.chunks, embedded=self.report.embedded)
+                )
 
             self.on_embedded = embedded
             for path, kind in files:
@@ -108,8 +109,10 @@ class FileLoader:
 
     def _show(self, bar: tqdm[None], started: float, refresh: bool) -> None:
         rate = chunk_rate(self.report.stored.chunks, time.perf_counter() - started)
-        bar.set_postfix_str(postfix(chunks=self.report.stored.chunks, rate=rate,
-                                    embedded=self.report.embedded), refresh=refresh)
+        bar.set_postfix_str(
+            postfix(chunks=self.report.stored.chunks, rate=rate, embedded=self.report.embedded),
+            refresh=refresh,
+        )
 
     async def _store(self, spaces: dict[str, SpaceInfo]) -> None:
         """The batch, embedded and stored in one transaction; if it is refused (a chunk_id
