@@ -45,6 +45,20 @@ def _bind_host(settings: Settings) -> str:
     return settings.host
 
 
+def _unreachable(settings: Settings) -> bool:
+    """DATABASE_URL's database cannot be connected to: said on stderr in a line."""
+    from app.db.runtime import DatabaseUnreachable, check_reachable
+
+    if settings.database_url is None:
+        return False  # the embedded server, started by the command
+    try:
+        check_reachable(settings.database_url)
+    except DatabaseUnreachable as error:
+        print(f"ragsearch: {error.message}", file=sys.stderr)
+        return True
+    return False
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -53,6 +67,8 @@ def serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     configure_logging(settings.log_level, settings.log_format)
+    if _unreachable(settings):
+        return 2
     host = _bind_host(settings)
     runtime: DatabaseRuntime | None = None
     if settings.workers > 1:
@@ -92,6 +108,8 @@ def migrate(args: argparse.Namespace) -> int:
 
     settings = _settings(args).model_copy(update={"migrate_on_start": True})
     configure_logging(settings.log_level, settings.log_format)
+    if _unreachable(settings):
+        return 2
     runtime = DatabaseRuntime(settings)
     try:
         runtime.start()
@@ -124,8 +142,24 @@ def mcp(args: argparse.Namespace) -> int:
     configure_logging(
         "warning" if settings.log_level == "info" else settings.log_level, settings.log_format
     )
+    if _unreachable(settings):
+        return 2
+    _say_if_new(settings)
     build_server(settings).run("stdio")
     return 0
+
+
+def _say_if_new(settings: Settings) -> None:
+    """The MCP server about to start an embedded database of its own where there is none
+    yet: most likely not the one ``ragsearch serve`` stores into (said, not refused: a
+    first run may mean it)."""
+    if (
+        settings.database_url is None
+        and not (settings.data_dir.expanduser() / "PG_VERSION").exists()
+    ):
+        print(f"ragsearch mcp: no database in {settings.data_dir} yet: starting a new, empty "
+              "one. To search what `ragsearch serve` stores, give this command the same "
+              "RAG_DATA_DIR (or DATABASE_URL).", file=sys.stderr)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,6 +3,8 @@ value given, and exit status 2 (before, a pydantic traceback)."""
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
 import sys
 
@@ -41,3 +43,38 @@ def test_a_rule_between_settings_says_it_and_no_secret(tmp_path):
     )
     # before, the whole input was said back: the database password and the key with it
     assert "SECRETPW" not in done.stderr and "topsecretkey" not in done.stderr
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp"], ["migrate"]])
+def test_a_database_out_of_reach_is_said_in_a_line(tmp_path, command):
+    # before: a traceback of some 200 lines (the MCP client saw only "Connection closed")
+    port = _closed_port()
+    env = {"DATABASE_URL": f"postgresql://u:SECRETPW@127.0.0.1:{port}/ragsearch"}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", *command], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin", **env},
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    said = done.stderr.strip().splitlines()[-1]
+    assert said.startswith(
+        f"ragsearch: cannot connect to the database at DATABASE_URL (127.0.0.1:{port}/ragsearch): "
+    ), done.stderr
+    assert "Connection refused" in said
+    assert "Traceback" not in done.stderr and "SECRETPW" not in done.stderr
+
+
+def test_mcp_says_when_it_starts_a_database_of_its_own(tmp_path):
+    # a RAG_DATA_DIR other than the service's searched a new, empty database in silence
+    env = {"RAG_DATA_DIR": str(tmp_path / "elsewhere"), "RAG_EMBEDDER": "none"}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "mcp"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=120, stdin=subprocess.DEVNULL, env={**os.environ, **env},
+    )  # fmt: skip
+    assert (f"ragsearch mcp: no database in {tmp_path / 'elsewhere'} yet: starting a new, "
+            "empty one.") in done.stderr  # fmt: skip

@@ -4,11 +4,37 @@ from __future__ import annotations
 
 import logging
 
+import psycopg
+
 from app.db.embedded import EmbeddedPostgres
 from app.db.migrate import prepare_database
+from app.db.replicas import describe
+from app.errors import RagError
 from app.settings import Settings
 
 log = logging.getLogger("ragsearch")
+
+
+CONNECT_TIMEOUT_S = 10
+
+
+class DatabaseUnreachable(RagError):
+    """DATABASE_URL names a database no connection reaches (said before a command
+    starts, where the driver's traceback would bury the reason)."""
+
+    status = 503
+
+
+def check_reachable(url: str) -> None:
+    """Raise DatabaseUnreachable when ``url`` cannot be connected to: where it is (no
+    user or password) and the driver's reason."""
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+    except psycopg.OperationalError as error:
+        reason = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        raise DatabaseUnreachable(
+            f"cannot connect to the database at DATABASE_URL ({describe(url)}): {reason}"
+        ) from None
 
 
 class DatabaseRuntime:

@@ -26,7 +26,7 @@ from app.auth import Scope, check_access
 from app.db.runtime import DatabaseRuntime
 from app.db.supervisor import DatabaseSupervisor
 from app.embedders import embedding_spaces
-from app.errors import BadRequest, InternalError, from_database_error
+from app.errors import BadRequest, InternalError, Unauthorized, from_database_error
 from app.ingest.prepare import parse_document
 from app.ingest.store import load_spaces
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
@@ -211,9 +211,15 @@ async def single_space(
 
 def _write_access(settings: Settings, collection: str) -> None:
     """What a REST write needs: with keys configured, RAG_MCP_KEY must be one that may
-    write this collection (403 or 401 otherwise)."""
+    write this collection (403 or 401 otherwise, saying what to set)."""
     key = settings.mcp_key.get_secret_value() if settings.mcp_key else None
-    access = check_access(settings, f"Bearer {key}" if key else None, Scope.WRITE)
+    try:
+        access = check_access(settings, f"Bearer {key}" if key else None, Scope.WRITE)
+    except Unauthorized as error:
+        which = "is not one of its keys" if key else "is not set"
+        error.extra["hint"] = (f"the service has API keys and RAG_MCP_KEY {which}: set it to "
+                               f"a key that may write collection {collection!r}")  # fmt: skip
+        raise
     access.collection(collection)
 
 

@@ -77,6 +77,16 @@ def test_the_write_tools_act_with_the_mcp_key(db_url, client, run_id):
         session.close()
     unkeyed = McpSession(_env(db_url, RAG_API_KEYS="admin-key"))
     try:
-        assert _error(unkeyed.call("remember", {"text": "x"}))["error"] == "Unauthorized"
+        refused = _error(unkeyed.call("remember", {"text": "x"}))
+        assert refused["error"] == "Unauthorized"  # REST's body, and what to do about it
+        assert refused["hint"] == ("the service has API keys and RAG_MCP_KEY is not set: set "
+                                   "it to a key that may write collection 'default'")  # fmt: skip
     finally:
         unkeyed.close()
+    wrong = McpSession(_env(db_url, RAG_API_KEYS="admin-key", RAG_MCP_KEY="not-a-key"))
+    try:
+        refused = _error(wrong.call("forget", {"doc_id": "d", "collection": team}))
+        assert refused["hint"].startswith("the service has API keys and RAG_MCP_KEY is not one")
+        assert "not-a-key" not in json.dumps(refused)  # the key is never said back
+    finally:
+        wrong.close()

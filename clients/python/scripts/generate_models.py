@@ -7,7 +7,7 @@ client's methods take its fields as typed keyword arguments (none of them requir
 there, so that a model can be passed instead; the model says which are).
 
     python scripts/generate_models.py                 # the document of the checkout's server
-    python scripts/generate_models.py --url URL       # a running service's /openapi.json
+    python scripts/generate_models.py --url URL       # a running service (URL or URL/openapi.json)
     python scripts/generate_models.py --check         # exit 1 when models.py is stale
 
 Without --url the document is built in-process from the server package (run it with the
@@ -297,8 +297,14 @@ def server_document() -> dict[str, Any]:
     return document
 
 
+def document_url(url: str) -> str:
+    """The OpenAPI document of a service named by its base URL or by the document's own."""
+    url = url.rstrip("/")
+    return url if url.endswith("/openapi.json") else url + "/openapi.json"
+
+
 def fetch_document(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url.rstrip("/") + "/openapi.json", timeout=30) as response:
+    with urllib.request.urlopen(document_url(url), timeout=30) as response:
         document: dict[str, Any] = json.load(response)
     return document
 
@@ -308,7 +314,11 @@ def main() -> int:
     parser.add_argument("--url", help="a running service (default: the server package)")
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     arguments = parser.parse_args()
-    document = fetch_document(arguments.url) if arguments.url else server_document()
+    try:
+        document = fetch_document(arguments.url) if arguments.url else server_document()
+    except OSError as error:  # urllib's errors: no service there, or no document
+        print(f"no OpenAPI document at {document_url(arguments.url)}: {error}", file=sys.stderr)
+        return 2
     code = render(document)
     if arguments.check:
         current = OUTPUT.read_text() if OUTPUT.exists() else ""

@@ -185,6 +185,16 @@ def test_bad_request_carries_the_field_and_rule(client, collection):
     assert error.body["error"] == error.message
 
 
+def test_a_coded_error_says_its_explanation(client, collection):
+    # the body's error is a code ("invalid_profile"); what to fix is in its message
+    with pytest.raises(BadRequestError) as caught:
+        client.search(collection=collection, embedding=unit(0), k=3, profile="nope")
+    error = caught.value
+    assert error.body["error"] == "invalid_profile"
+    assert error.message.startswith("unknown profile 'nope'; valid profiles: ")
+    assert "unknown profile 'nope'" in str(error)
+
+
 def test_a_field_the_server_does_not_name_is_refused_before_sending(client):
     with pytest.raises(ValueError, match="not_a_field"):
         client.search({"embedding": unit(0), "not_a_field": 1})

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 
 import ragsearch_client
 from ragsearch_client import _calls
@@ -33,6 +34,21 @@ def test_models_are_generated_from_the_services_openapi(base_url):
     assert generated == committed, (
         "models.py is stale: run `.venv/bin/python clients/python/scripts/generate_models.py`"
     )
+
+
+@pytest.mark.parametrize("suffix", ["", "/", "/openapi.json"])
+def test_the_generator_reads_a_service_by_its_url_or_its_documents(base_url, suffix):
+    assert load_generator().fetch_document(base_url + suffix)["openapi"].startswith("3.")
+
+
+def test_the_generator_says_where_it_found_no_document(base_url, capsys, monkeypatch):
+    monkeypatch.setattr(
+        "sys.argv", ["generate_models.py", "--url", base_url + "/nowhere", "--check"]
+    )
+    assert load_generator().main() == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"no OpenAPI document at {base_url}/nowhere/openapi.json: ")
+    assert "Traceback" not in said
 
 
 def test_every_path_of_the_api_has_a_method(base_url):

@@ -41,7 +41,8 @@ ProgressCallback = Callable[[IngestProgress], None]
 class BulkIngestError(RagsearchError):
     """A document of a bulk ingest was refused: ``doc_id``, its ``position`` in the input
     (0-based), the ``cause`` (an APIError, with the status and body) and the ``progress``
-    made before its batch (the batch's other documents may be stored too)."""
+    of the documents before it in the input (each stored). Documents after it in its batch
+    that were already sent when it was refused may be stored too, uncounted."""
 
     def __init__(
         self, doc_id: str, position: int, cause: Exception, progress: IngestProgress

@@ -16,16 +16,24 @@ class TransportError(RagsearchError):
 
 class APIError(RagsearchError):
     """The service answered with an error status: ``status_code``, the decoded ``body``
-    (the JSON error object, or the text when the body is not JSON) and ``message`` (the
-    body's ``error``, which names the field and the rule)."""
+    (the JSON error object, or the text when the body is not JSON) and ``message``: the
+    body's ``message`` where it has one (a coded ``error`` such as ``invalid_profile``
+    explains itself there), else its ``error``, which names the field and the rule."""
 
     def __init__(self, status_code: int, body: Any, method: str, url: str) -> None:
         self.status_code = status_code
         self.body = body
         self.method = method
         self.url = url
-        self.message = str(body.get("error", body)) if isinstance(body, dict) else str(body)
+        self.message = _message(body)
         super().__init__(f"{status_code} from {method} {url}: {self.message[:500]}")
+
+
+def _message(body: Any) -> str:
+    if not isinstance(body, dict):
+        return str(body)
+    explained = body.get("message")
+    return str(explained if isinstance(explained, str) and explained else body.get("error", body))
 
 
 class BadRequestError(APIError):
