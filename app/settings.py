@@ -172,7 +172,7 @@ class Settings(BaseSettings):
     read_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
     collection_keys: dict[str, KeyGrant] = Field(default_factory=dict)
     metrics_keys: Annotated[list[str], NoDecode] = Field(default_factory=list)
-    mcp_key: SecretStr | None = None  # the key the MCP server's write tools act with
+    mcp_key: SecretStr | None = None  # the key every MCP tool acts with
     allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     # --- serving -------------------------------------------------------------------

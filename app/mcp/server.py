@@ -128,9 +128,15 @@ def _blend_body(
     return body
 
 
-def _in_collection(body: dict[str, Any], collection: Any) -> dict[str, Any]:
-    """The body with the collection to search ("default" when none is given)."""
-    return {**body, "collection": collection} if collection not in (None, "") else body
+def _in_collection(body: dict[str, Any], collection: str) -> dict[str, Any]:
+    return {**body, "collection": collection}
+
+
+def _readable(settings: Settings, collection: Any) -> str:
+    """The collection a search tool names, once RAG_MCP_KEY may read it."""
+    name = _collection(collection)
+    _access(settings, Scope.READ, name)
+    return name
 
 
 async def search_documents(
@@ -138,6 +144,7 @@ async def search_documents(
     collection: Any = None,
 ) -> dict[str, Any]:  # fmt: skip
     settings = backend.settings
+    collection = _readable(settings, collection)
     if not isinstance(query, str) or not query.strip():
         raise BadRequest("query (string) required: the text to search for")
     notes: list[str] = []
@@ -177,6 +184,7 @@ async def search_documents(
 async def rag_search(
     backend: Backend, embedding: Any, k: Any, w_rec: Any, w_sig: Any, collection: Any = None
 ) -> dict[str, Any]:
+    collection = _readable(backend.settings, collection)
     notes: list[str] = []
     count, note = clamped_count("k", k, backend.settings.default_k, *K_RANGE)
     notes += [note] if note else []
@@ -196,6 +204,7 @@ async def single_space(
     backend: Backend, space: Any, query_embedding: Any, top_k: Any, min_similarity: Any,
     collection: Any = None,
 ) -> dict[str, Any]:  # fmt: skip
+    collection = _readable(backend.settings, collection)
     if not isinstance(space, str) or not space:
         raise BadRequest("space (string) required: a registered space name")
     count, note = clamped_count("top_k", top_k, 10, *K_RANGE)
@@ -209,18 +218,30 @@ async def single_space(
     return response
 
 
-def _write_access(settings: Settings, collection: str) -> None:
-    """What a REST write needs: with keys configured, RAG_MCP_KEY must be one that may
-    write this collection (403 or 401 otherwise, saying what to set)."""
+def _access(settings: Settings, scope: Scope, collection: str | None) -> None:
+    """What REST needs of a key: with keys configured, every tool acts with RAG_MCP_KEY,
+    which must be one that may read (or write) this collection (403 or 401 otherwise,
+    saying what to set). Open mode (no keys) allows all."""
     key = settings.mcp_key.get_secret_value() if settings.mcp_key else None
     try:
-        access = check_access(settings, f"Bearer {key}" if key else None, Scope.WRITE)
+        access = check_access(settings, f"Bearer {key}" if key else None, scope)
     except Unauthorized as error:
         which = "is not one of its keys" if key else "is not set"
+        what = f"{scope.value} collection {collection!r}" if collection else "search"
         error.extra["hint"] = (f"the service has API keys and RAG_MCP_KEY {which}: set it to "
-                               f"a key that may write collection {collection!r}")  # fmt: skip
+                               f"a key that may {what}")  # fmt: skip
         raise
-    access.collection(collection)
+    if collection is not None:
+        access.collection(collection)
+
+
+def _collection(collection: Any) -> str:
+    """The collection a tool names (``default`` when none), checked before the key reads it."""
+    if collection in (None, ""):
+        return "default"
+    if not isinstance(collection, str):
+        raise BadRequest("collection must be a collection name", field="collection")
+    return collection
 
 
 async def remember(
@@ -234,7 +255,7 @@ async def remember(
         "text": text, "title": title or "", "tags": tags or [], "metadata": metadata or {},
     }  # fmt: skip
     document = parse_document(body)
-    _write_access(settings, document.collection)
+    _access(settings, Scope.WRITE, document.collection)
     prepared, spaces = await prepared_document(backend.connection, document, settings)
     stored = await store_prepared(backend.connection, prepared, spaces, settings)
     return {"ok": True, "doc_id": document.doc_id, "collection": document.collection,
@@ -244,16 +265,15 @@ async def remember(
 async def forget(backend: Backend, doc_id: Any, collection: Any) -> dict[str, Any]:
     if not isinstance(doc_id, str) or not doc_id:
         raise BadRequest("doc_id (string) required: the id remember answered", field="doc_id")
-    name = collection if collection not in (None, "") else "default"
-    if not isinstance(name, str):
-        raise BadRequest("collection must be a collection name", field="collection")
-    _write_access(backend.settings, name)
+    name = _collection(collection)
+    _access(backend.settings, Scope.WRITE, name)
     async with backend.connection() as conn:
         deleted = await delete_document(conn, name, doc_id)
     return {**deleted, "collection": name}
 
 
 async def weight_profiles(backend: Backend, name: Any) -> dict[str, Any]:
+    _access(backend.settings, Scope.READ, None)  # profiles are every collection's
     async with backend.connection() as conn:
         if name:
             return {"ok": True, "profile": (await get_profile(conn, str(name))).as_dict()}

@@ -90,3 +90,42 @@ def test_the_write_tools_act_with_the_mcp_key(db_url, client, run_id):
         assert "not-a-key" not in json.dumps(refused)  # the key is never said back
     finally:
         wrong.close()
+
+
+def test_the_search_tools_read_only_what_the_mcp_key_may(db_url, client, run_id):
+    # they searched any collection whatever RAG_MCP_KEY was held to (a tenant read another's)
+    team, other = f"{run_id}-mine", f"{run_id}-theirs"
+    for name in (team, other):
+        assert client.post("/api/rag/collections", json={"name": name}).status_code == 201
+    stored = {"doc_id": "payroll", "collection": other,
+              "chunks": [{"chunk": "the payroll password", "embedding": [0.1] * 384}]}  # fmt: skip
+    assert client.post("/api/rag/documents", json=stored).status_code == 200
+    keys = {"RAG_API_KEYS": "admin-key", "RAG_MCP_KEY": "scoped-key",
+            "RAG_COLLECTION_KEYS": json.dumps({"scoped-key": {"collections": [team]}})}  # fmt: skip
+    session = McpSession(_env(db_url, **keys))
+    try:
+        vector = [0.1] * 384
+        calls = [("search_documents", {"query": "payroll password"}, "rows"),
+                 ("db.rag_search", {"embedding": vector}, "rows"),
+                 ("search_single_space", {"space": "default", "query_embedding": vector},
+                  "results")]  # fmt: skip
+        for tool, arguments, found in calls:
+            refused = _error(session.call(tool, {**arguments, "collection": other}))
+            assert refused["error"].startswith(f"this key may not use collection '{other}'"), tool
+            assert (
+                "may not use collection 'default'" in _error(session.call(tool, arguments))["error"]
+            )
+            assert session.ok(tool, {**arguments, "collection": team})[found] == [], tool
+        assert session.ok("get_weight_profiles", {})["profiles"]
+    finally:
+        session.close()
+    unkeyed = McpSession(_env(db_url, RAG_API_KEYS="admin-key"))
+    try:
+        refused = _error(
+            unkeyed.call("search_documents", {"query": "payroll", "collection": other})
+        )
+        assert refused["hint"] == ("the service has API keys and RAG_MCP_KEY is not set: set it "
+                                   f"to a key that may read collection '{other}'")  # fmt: skip
+        assert _error(unkeyed.call("get_weight_profiles", {}))["error"] == "Unauthorized"
+    finally:
+        unkeyed.close()
