@@ -198,7 +198,10 @@ def custom_space_weights(
             f"registry order ({', '.join(registry)})",
             spaces=list(registry),
         )
-    total = math.fsum(weights)
+    try:
+        total = math.fsum(weights)
+    except OverflowError:  # 1e308 + 1e308: said as null, as an infinite sum is
+        total = math.inf
     valid = (
         len(weights) == len(registry)
         and all(isinstance(w, int | float) and math.isfinite(w) and 0 <= w <= 1 for w in weights)

@@ -223,6 +223,13 @@ def test_custom_weights(client, twelve):
         assert r.status_code == 400 and body["error"] == "invalid_weights", body
         assert body["weights"] == pytest.approx(weights)
         assert body["sum"] == pytest.approx(math.fsum(weights))
+    huge = [1e308, 1e308] + [0] * (n - 2)  # the sum overflowed: a 500
+    for path in ("/api/rag/search", "/api/rag/explain", "/api/rag/facets"):
+        explained = {"chunk_id": "any"} if path.endswith("explain") else {}
+        body = {"embeddings": twelve["query"], "query_type": "custom", "weights": huge,
+                "query": "any", **explained}  # fmt: skip
+        r = client.post(path, json=body)
+        assert r.status_code == 400 and r.json()["error"] == "invalid_weights", (path, r.text)
     close = [1 / n] * n
     close[0] += 0.009  # within 0.01 of 1
     assert (
