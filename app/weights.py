@@ -114,6 +114,10 @@ def unit_weight_rule(name: str) -> str:
 BLEND_WEIGHT_RULES = {name: unit_weight_rule(name) for name in BLEND_WEIGHT_NAMES}
 
 
+class NoWeight(BadRequest):
+    """Every weight of a query is 0: nothing would rank."""
+
+
 def _relevance(
     cos: float | None, lex: float | None, rec: float, sig: float, share: float, parts: QueryParts
 ) -> tuple[float, float]:
@@ -150,7 +154,7 @@ def blend_weights(
     total = cos + lex + rec + sig
     if total <= 0:
         names = "w_cos, w_lex, w_rec, w_sig" if parts.lexical else "w_cos, w_rec, w_sig"
-        raise BadRequest(f"weights must not all be 0 ({names})", field="w_cos")
+        raise NoWeight(f"weights must not all be 0 ({names})", field="w_cos")
     return BlendWeights(
         w_cos=cos / total, w_rec=rec / total, w_sig=sig / total,
         w_lex=lex / total if parts.lexical else None,
@@ -230,11 +234,25 @@ def _profile_space_weights(
 
 def _first(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> Any:
     """The value of the first layer that sets ``attribute``, or None."""
-    for _name, layer in layers:
+    return next((value for _, value in _set_by(layers, attribute)), None)
+
+
+def _set_by(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> list[tuple[str, Any]]:
+    """(layer, value) of the first layer that sets ``attribute``; none when none does."""
+    for name, layer in layers:
         value = getattr(layer, attribute)
         if value is not None:
-            return value
-    return None
+            return [(name, value)]
+    return []
+
+
+def _zeros_from(layers: Sequence[tuple[str, WeightLayer]], parts: QueryParts) -> str:
+    """Where the zeros of a query weighed nothing came from: "w_cos 0 (profile kw), ..."."""
+    names = ("w_cos", "w_lex", "w_rec", "w_sig") if parts.lexical else ("w_cos", "w_rec", "w_sig")
+    given = [(name, *found[0]) for name in names if (found := _set_by(layers, name))]
+    said = [f"{name} {value:g} ({'the request' if layer == 'request' else f'profile {layer}'})"
+            for name, layer, value in given]  # fmt: skip
+    return "; ".join(said) or "the settings"
 
 
 def _check_parts(request: WeightLayer, parts: QueryParts) -> None:
@@ -267,11 +285,15 @@ def apply_layers(
     if not parts.lexical:
         values["w_lex"] = None
     share = values["hybrid_vector_weight"]
-    blend = blend_weights(
-        values["w_rec"], values["w_sig"], values["w_cos"],
-        default_w_rec=defaults.w_rec, default_w_sig=defaults.w_sig, w_lex=values["w_lex"],
-        vector_share=defaults.vector_share if share is None else share, parts=parts,
-    )  # fmt: skip
+    try:
+        blend = blend_weights(
+            values["w_rec"], values["w_sig"], values["w_cos"],
+            default_w_rec=defaults.w_rec, default_w_sig=defaults.w_sig, w_lex=values["w_lex"],
+            vector_share=defaults.vector_share if share is None else share, parts=parts,
+        )  # fmt: skip
+    except NoWeight as error:
+        said = f"{error.message}: set by {_zeros_from(layers, parts)}"
+        raise NoWeight(said, **error.extra) from None
     if request.space_weights is not None:
         spaces_applied = space_weights(spaces, request.space_weights)
     elif spaces:

@@ -149,6 +149,9 @@ async def put_profile(conn: AsyncConnection, name: str, body: ProfileIn) -> Prof
     """Create the profile, or write its next version; returns the version written."""
     if name in (CUSTOM, AUTO):
         raise BadRequest(f"{name!r} is a query_type, not a profile name", field="name")
+    if body.w_cos == 0 and body.w_rec == 0 and body.w_sig == 0 and not body.w_lex:
+        raise BadRequest("w_cos, w_rec and w_sig 0 with no w_lex weigh every query 0: give "
+                         "one of them a weight", field="w_cos")  # fmt: skip
     recency = body.recency.model_dump(exclude_none=True) if body.recency else None
     params = {
         "name": name, "description": body.description, "w_cos": body.w_cos,

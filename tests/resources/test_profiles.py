@@ -97,6 +97,14 @@ def test_builtins_cannot_be_deleted_and_bad_profiles_are_refused(client):
     assert client.put("/api/rag/profiles/Bad-Name", json={}).status_code in (400, 404)
     assert client.put("/api/rag/profiles/custom", json={}).status_code == 400
     assert client.get("/api/rag/profiles/nope", params={"version": 3}).status_code == 404
+    # a profile that weighs every query 0 was stored, then broke every search using it
+    before = client.get("/api/rag/profiles/default").json()
+    for nothing in ({"w_cos": 0, "w_rec": 0, "w_sig": 0, "w_lex": 0},
+                    {"w_cos": 0, "w_rec": 0, "w_sig": 0}):  # fmt: skip
+        r = client.put("/api/rag/profiles/default", json=nothing)
+        assert r.status_code == 400 and r.json()["field"] == "w_cos", r.text
+        assert r.json()["error"].startswith("w_cos, w_rec and w_sig 0 with no w_lex weigh")
+    assert client.get("/api/rag/profiles/default").json() == before
 
 
 def test_a_profile_change_is_seen_by_the_very_next_query(client, twelve, run_id):

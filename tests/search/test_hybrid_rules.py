@@ -61,13 +61,27 @@ def test_without_text_there_is_no_keyword_weight():
         (WeightLayer(w_cos=0.5), TEXT_ONLY,
          "w_cos needs a query vector (embedding or embeddings), or a server embedder"),
         (WeightLayer(w_cos=0.0, w_lex=0.0, w_rec=0.0, w_sig=0.0), BOTH,
-         "weights must not all be 0 (w_cos, w_lex, w_rec, w_sig)"),
+         "weights must not all be 0 (w_cos, w_lex, w_rec, w_sig): set by w_cos 0 (the "
+         "request); w_lex 0 (the request); w_rec 0 (the request); w_sig 0 (the request)"),
     ],
 )  # fmt: skip
 def test_bad_four_weight_requests(layer, parts, message):
     with pytest.raises(BadRequest) as caught:
         apply_layers(layer, [], [], defaults=WeightDefaults(0.1, 0.1, 0.5), parts=parts)
     assert caught.value.message == message
+
+
+def test_a_profile_that_weighs_a_query_nothing_is_named():
+    # the message blamed w_cos, a field the request never sent
+    keywords = [("kw", WeightLayer(w_lex=1.0, w_cos=0.0, w_rec=0.0, w_sig=0.0))]
+    vector_only = QueryParts(semantic=True, lexical=False)
+    with pytest.raises(BadRequest) as caught:
+        apply_layers(WeightLayer(), keywords, [], defaults=WeightDefaults(0.1, 0.1, 0.5),
+                     parts=vector_only)  # fmt: skip
+    assert caught.value.message == (
+        "weights must not all be 0 (w_cos, w_rec, w_sig): set by w_cos 0 (profile kw); "
+        "w_rec 0 (profile kw); w_sig 0 (profile kw)"
+    )
 
 
 def test_request_share_beats_profile_share_beats_settings():
