@@ -2,7 +2,9 @@
 
 The search runs exactly as ``POST /api/rag/search`` runs it, from the first rank
 (app/search/service.py: the same plan, auto's balance, the low-confidence retry and
-diversity), so the explanation describes the rows that search returns; then one call
+diversity; with an offset, ranked that much deeper), so the explanation describes the
+rows that search returns, the page from the offset on (a chunk on an earlier page:
+``before_offset``); then one call
 scores the chunk alone under the plan those rows came from (api.explain). The answer
 names the stage: ``included`` (it is in the top-k), ``filter`` (the filters it fails,
 and for a metadata filter the conditions it fails), ``no_keyword_match`` (a keyword-only
@@ -63,14 +65,18 @@ def parse_explain_request(body: bytes) -> ExplainRequest:
 
 
 def stage(
-    request: ExplainRequest, detail: dict[str, Any], outcome: SearchOutcome
+    request: ExplainRequest, detail: dict[str, Any], outcome: SearchOutcome, offset: int
 ) -> dict[str, Any]:
-    """What kept the chunk out of the rows (or where it is among them)."""
-    rows, k = outcome.page, outcome.plan.k
-    ids = [row["chunk_id"] for row in rows]
-    kth = rows[-1]["score"] if len(rows) >= k else None
+    """What kept the chunk out of the rows (or where it is among them). ``outcome`` ranks
+    from the first row; the rows are its page from ``offset`` on."""
+    earlier, rows = _ids(outcome.page[:offset]), outcome.page[offset:]
+    ids = _ids(rows)
+    kth = _kth(rows, outcome.plan.k - offset)
     if request.chunk_id in ids:
         return {"stage": "included", "position": ids.index(request.chunk_id) + 1}
+    if request.chunk_id in earlier:
+        return {"stage": "before_offset", "offset": offset,
+                "position": earlier.index(request.chunk_id) + 1}  # fmt: skip
     if detail["failed_filters"]:
         return {"stage": "filter", "failed_filters": detail["failed_filters"],
                 "failed_conditions": detail.get("failed_conditions") or []}  # fmt: skip
@@ -98,6 +104,22 @@ def _ids(rows: Sequence[RankedRow]) -> list[str]:
     return [row["chunk_id"] for row in rows]
 
 
+def _kth(rows: Sequence[RankedRow], k: int) -> float | None:
+    return rows[-1]["score"] if len(rows) >= k else None
+
+
+async def _from_the_top(
+    conn: AsyncConnection, request: ExplainRequest, settings: Settings
+) -> SearchOutcome:
+    """The search ranked from its first row to the end of the request's page (with an
+    offset, ranked again that deep: k rows, and offset more)."""
+    outcome = await run_search(conn, request.model_copy(update={"offset": 0}), settings)
+    if not request.offset:
+        return outcome
+    deeper = {"offset": 0, "k": request.offset + outcome.plan.k}
+    return await run_search(conn, request.model_copy(update=deeper), settings)
+
+
 async def fused_detail(
     conn: AsyncConnection, plan: SearchPlan, detail: dict[str, Any]
 ) -> dict[str, Any]:
@@ -123,9 +145,9 @@ async def fused_detail(
 async def explain_chunk(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> dict[str, Any]:
-    from_top = request.model_copy(update={"offset": 0})
-    outcome = await run_search(conn, from_top, settings)
-    plan, rows = outcome.plan, outcome.page
+    outcome = await _from_the_top(conn, request, settings)
+    offset = request.offset or 0
+    plan, rows = outcome.plan, outcome.page[offset:]
     conditions = metadata_conditions(request.given_filters())
     detail = await explain_detail(conn, plan, request.chunk_id, conditions)
     if plan.fusion == "rrf":
@@ -135,11 +157,11 @@ async def explain_chunk(
         "chunk_id": request.chunk_id,
         "rank": detail["rank"],
         "score": detail["score"],
-        "kth_score": rows[-1]["score"] if len(rows) >= plan.k else None,
-        "k": plan.k,
+        "kth_score": _kth(rows, plan.k - offset),
+        "k": plan.k - offset,
         **explain_row(detail, plan),
         "per_space_scores": per_space_scores(detail, plan),
-        **stage(request, detail, outcome),
+        **stage(request, detail, outcome, offset),
         "results": [contract_row(row) for row in rows],
         "weights_applied": weights_applied(plan),
     }

@@ -124,3 +124,22 @@ def test_a_filtered_chunk_has_no_fused_score(client, fused):
     out = _post(client, "/api/rag/explain", body)
     assert (out["stage"], out["failed_filters"], out["rank"]) == ("filter", ["doc_ids"], None)
     assert out["score"] == 0.0 and out["ranks"] == {}
+
+
+@pytest.mark.parametrize("fusion", ["rrf", "weighted"])
+@pytest.mark.parametrize("cap", [0, 2])
+def test_an_offset_page_is_explained_as_the_search_returns_it(client, fused, fusion, cap):
+    # explain ranked from the first row whatever the offset: a chunk on the page the
+    # search returned was "outscored", read against the k-th row of the first page
+    body = {**fused["body"], "fusion": fusion, "max_per_source": cap, "k": 3}
+    first = _post(client, "/api/rag/search", body)["rows"]
+    page = _post(client, "/api/rag/search", {**body, "offset": 3})["rows"]
+    assert len(page) == 3 and not {r["chunk_id"] for r in page} & {r["chunk_id"] for r in first}
+    for position, row in enumerate(page, start=1):
+        out = _post(client, "/api/rag/explain", {**body, "offset": 3, "chunk_id": row["chunk_id"]})
+        assert (out["stage"], out["position"], out["k"]) == ("included", position, 3)
+        assert out["kth_score"] == pytest.approx(page[-1]["score"])
+        assert [r["chunk_id"] for r in out["results"]] == [r["chunk_id"] for r in page]
+    above = _post(client, "/api/rag/explain",
+                  {**body, "offset": 3, "chunk_id": first[1]["chunk_id"]})  # fmt: skip
+    assert (above["stage"], above["offset"], above["position"]) == ("before_offset", 3, 2)

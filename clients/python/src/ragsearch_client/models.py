@@ -838,15 +838,24 @@ class ExplainResponse(ResponseModel):
     ranks: dict[str, int] | None = None
     per_space_scores: dict[str, float | None]
     stage: str = Field(
-        description="included, filter, no_keyword_match, min_similarity, rrf_window, min_score, "
-        "max_per_source or outscored.",
+        description="included, before_offset (on a page before the request's offset), filter, "
+        "no_keyword_match, min_similarity, rrf_window, min_score, max_per_source or "
+        "outscored.",
     )
     rrf_window: int | None = Field(
         default=None,
         description="Stage rrf_window: the depth of each component's ranking that fusion reads; "
         "the chunk is in none of them.",
     )
-    position: int | None = None
+    position: int | None = Field(
+        default=None,
+        description="Stage included: the chunk's place among the rows; before_offset: its place "
+        "among the rows before the offset.",
+    )
+    offset: int | None = Field(
+        default=None,
+        description="Stage before_offset: the request's offset.",
+    )
     failed_filters: list[str] | None = None
     failed_conditions: list[str] | None = None
     lex: float | None = None
