@@ -72,6 +72,11 @@ class Conflict(RagError):
     status = 409
 
 
+class DroppedWhileRunning(Conflict):
+    """A collection's or space's tables or functions went under a request that had found
+    them (another dropped them): the request is fine, and is to be sent again."""
+
+
 class ClientClosedRequest(RagError):
     """The client closed the connection before its request body was read (nginx's 499):
     nothing was done, and nobody reads the answer."""
@@ -189,6 +194,10 @@ KIND_OF_STATUS = {
 
 
 UNEXPECTED = "an unexpected error; the service log has it"
+# A space's or a collection's tables and functions gone under a request that had found
+# them (dropped by another): the request is fine, and is to be sent again.
+DROPPED_WHILE_RUNNING = ("a collection or embedding space this request uses was dropped "
+                         "while it ran; send it again")  # fmt: skip
 
 
 class InternalError(RagError):
@@ -270,7 +279,10 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     if error.sqlstate == SQLSTATE_NOT_FOUND:
         return NotFound(message or "not found", **_detail_fields(error))
     if error.sqlstate == SQLSTATE_CONFLICT:
-        return Conflict(message or "conflict", **_detail_fields(error))
+        fields = _detail_fields(error)
+        if fields.pop("dropped", None) is True:
+            return DroppedWhileRunning(message or DROPPED_WHILE_RUNNING, **fields)
+        return Conflict(message or "conflict", **fields)
     if isinstance(error, psycopg.errors.QueryCanceled):
         return GatewayTimeout(
             "search_timeout",
@@ -284,8 +296,11 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         if isinstance(error, kind):
             return BadRequest(text)
     if is_write_collision(error):
-        return Unavailable("the write collided with a concurrent one and was undone; retry it",
-                           retry_after=1)  # fmt: skip
+        return Unavailable("the request collided with a concurrent change and was undone; "
+                           "retry it", retry_after=1)  # fmt: skip
+    if isinstance(error, psycopg.errors.UndefinedTable | psycopg.errors.UndefinedFunction):
+        log.warning("a table or function went while a request ran: %s", message)
+        return DroppedWhileRunning(DROPPED_WHILE_RUNNING)
     if _lock_table_full(error):
         log.warning("the database's lock table is full: raise max_locks_per_transaction, or "
                     "lower RAG_MAX_COLLECTIONS")  # fmt: skip
@@ -300,6 +315,18 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
         return Unavailable("the database is unavailable; retry shortly", retry_after=2)
     log.error("database error %s: %s", error.sqlstate, message)
     return InternalError(f"database error {error.sqlstate}" if error.sqlstate else "database error")
+
+
+def dropped_while_running(error: Exception) -> bool:
+    """A table, function or space gone under a request that had found it (another request
+    dropped it): sent again, the request finds what is left."""
+    if isinstance(error, DroppedWhileRunning):
+        return True
+    if isinstance(error, psycopg.errors.UndefinedTable | psycopg.errors.UndefinedFunction):
+        return True
+    if isinstance(error, psycopg.Error) and error.sqlstate == SQLSTATE_CONFLICT:
+        return _detail_fields(error).get("dropped") is True
+    return False
 
 
 def from_database_error(error: Exception) -> RagError:

@@ -406,6 +406,19 @@ class Dropped(Ok):
     dropped: str
 
 
+class SpaceDropped(Dropped):
+    goals_removed: list[str] = Field(
+        description="Goals whose only vector was in the space: gone with it."
+    )
+    goals_losing_a_vector: list[str] = Field(
+        description="Goals that keep vectors in other spaces and lost this one."
+    )
+    profiles_weighing_it: list[str] = Field(
+        description="Profiles whose current version weighs the space by name: they keep the "
+        "weight, which a space registered later under the name takes."
+    )
+
+
 class SpaceCount(Strict):
     name: str
     dims: int

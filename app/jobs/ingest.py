@@ -17,7 +17,7 @@ from psycopg.rows import dict_row
 
 from app.db.sqlfiles import queries
 from app.embed.base import JOB
-from app.errors import BadRequest, RagError
+from app.errors import BadRequest, RagError, dropped_while_running
 from app.ingest.embed import EmbedCounts, fill_vectors
 from app.ingest.files import FileDefaults, file_document
 from app.ingest.prepare import PreparedDocument, parse_document, prepare_document
@@ -74,7 +74,21 @@ async def _run_item(job: RunningJob, item: Item) -> None:
     """Read, split and embed with a connection taken only for each step that needs one
     (none held while the file is parsed or the embedder works), then store. An item cut
     by its job passing its turn takes back what it counted: it is counted again when the
-    job takes it up again."""
+    job takes it up again. One whose space was dropped under it is run once more, with
+    the spaces left (its vectors for them are cached)."""
+    try:
+        await _counted_attempt(job, item)
+    except Exception as failure:
+        if not dropped_while_running(failure):
+            raise
+        log.warning("job %s: item %s met a space dropped while it ran: once more with the "
+                    "spaces left", job.id, item.ordinal)  # fmt: skip
+        await _counted_attempt(job, item)
+
+
+async def _counted_attempt(job: RunningJob, item: Item) -> None:
+    """The item embedded and stored once; what it counted taken back if it is to run again
+    (its job passed its turn, or a space went under it)."""
     counted = {"total": 0, "embedded": 0, "cached": 0}
 
     def count(**deltas: int) -> None:
@@ -84,8 +98,9 @@ async def _run_item(job: RunningJob, item: Item) -> None:
 
     try:
         await _embed_and_store(job, item, count)
-    except JobPassed:
-        job.count(**{name: -value for name, value in counted.items()})
+    except Exception as failure:
+        if isinstance(failure, JobPassed) or dropped_while_running(failure):
+            job.count(**{name: -value for name, value in counted.items()})
         raise
 
 

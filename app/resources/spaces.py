@@ -189,15 +189,18 @@ async def _over_every_collection(conn: AsyncConnection) -> None:
     await conn.execute(queries("meta").local_statement_timeout, ("0",))
 
 
-async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> None:
+async def drop_space(conn: AsyncConnection, name: str, settings: Settings) -> dict[str, Any]:
+    """Drop the space; what went with it or still names it (api.drop_space)."""
     if name == settings.default_space:
         raise Conflict(f"the default space {name!r} cannot be dropped (RAG_DEFAULT_SPACE)")
     async with conn.transaction():
         await _over_every_collection(conn)
         cursor = await conn.execute(queries("spaces").drop_space, (name,))
         row = await cursor.fetchone()
-    if not row or not row[0]:
+    if not row or row[0] is None:
         raise NotFound(f"no space named {name!r}", space=name)
+    said: dict[str, Any] = row[0]
+    return said
 
 
 async def stats(conn: AsyncConnection, collection: str) -> dict[str, Any]:

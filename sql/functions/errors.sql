@@ -32,6 +32,20 @@ BEGIN
 END
 $$;
 
+-- A space id no dispatcher knows: the space was dropped after the request resolved its
+-- name (the service checks names first), and the request is to be sent again.
+CREATE FUNCTION api.raise_space_dropped()
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    PERFORM api.raise_conflict(
+        'an embedding space this request uses was dropped while it ran; send it again',
+        jsonb_build_object('dropped', true, 'valid_spaces',
+                           (SELECT coalesce(jsonb_agg(name ORDER BY id), '[]') FROM rag.spaces)));
+END
+$$;
+
 -- The one shape of "unknown embedding space" (app/errors.py builds the same body).
 CREATE FUNCTION api.raise_invalid_space(p_space text)
 RETURNS void

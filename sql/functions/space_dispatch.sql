@@ -2,7 +2,7 @@
 -- id, the kind's parameters) calls that space's function. They are generated from the
 -- same descriptions (a CASE over the registered spaces, static calls) after every change
 -- to the registry, so that each call is planned once per connection like the functions it
--- reaches. An unknown id raises invalid_space.
+-- reaches. An unknown id (a space dropped while a request ran) raises a conflict.
 
 -- The statement that calls function p_function with the spec's parameters and returns
 -- what it returns.
@@ -32,7 +32,7 @@ AS $$
                    FROM api.space_function_bodies() b WHERE b.name = s.name)
              THEN 'PARALLEL SAFE' ELSE '' END,  -- as safe as what it calls (a scan's maxsim)
         format(E'BEGIN\n    CASE p_space_id WHEN NULL THEN NULL;%s\n'
-               || E'    ELSE PERFORM api.raise_invalid_space(p_space_id::text);\n    END CASE;\nEND',
+               || E'    ELSE PERFORM api.raise_space_dropped();\n    END CASE;\nEND',
                coalesce(string_agg(format(E'\n    WHEN %s THEN %s', id,
                                           api.spec_call(s, api.space_function(id, s.name))),
                                    '' ORDER BY id), '')))

@@ -277,24 +277,56 @@ BEGIN
 END
 $$;
 
+-- Drop a space with its vectors and its goals' vectors; NULL when there is none. Returns
+-- what went with it or still names it: the goals that lost their vector in it (those with
+-- no vector left are gone) and the profiles whose current version weighs it (they keep
+-- the weight: a space registered later under the name takes it).
 CREATE FUNCTION api.drop_space(p_name text)
-RETURNS boolean
+RETURNS jsonb
 LANGUAGE plpgsql
 AS $$
 DECLARE
     v_id integer;
+    v_job bigint;
+    v_said jsonb;
 BEGIN
     SELECT id INTO v_id FROM rag.spaces WHERE name = p_name FOR UPDATE;
     IF v_id IS NULL THEN
-        RETURN false;
+        RETURN NULL;
     END IF;
+    SELECT id INTO v_job FROM rag.jobs
+    WHERE kind = 'reembed' AND space_id = v_id AND status IN ('queued', 'running')
+    ORDER BY id LIMIT 1;
+    IF v_job IS NOT NULL THEN  -- it would run on into tables no longer there
+        PERFORM api.raise_conflict(
+            format('space %s is being re-embedded (job %s): cancel the job first, or wait '
+                   'for it to end', quote_literal(p_name), v_job),
+            jsonb_build_object('job', v_job));
+    END IF;
+    SELECT jsonb_build_object(
+        'goals_removed', coalesce((
+            SELECT jsonb_agg(g.name ORDER BY g.name) FROM rag.goals g
+            WHERE g.space_id = v_id
+              AND NOT EXISTS (SELECT 1 FROM rag.goals o
+                              WHERE o.name = g.name AND o.space_id <> v_id)), '[]'),
+        'goals_losing_a_vector', coalesce((
+            SELECT jsonb_agg(g.name ORDER BY g.name) FROM rag.goals g
+            WHERE g.space_id = v_id
+              AND EXISTS (SELECT 1 FROM rag.goals o
+                          WHERE o.name = g.name AND o.space_id <> v_id)), '[]'),
+        'profiles_weighing_it', coalesce((
+            SELECT jsonb_agg(p.name ORDER BY p.name)
+            FROM rag.profiles p
+            JOIN rag.profile_versions v ON v.name = p.name AND v.version = p.version
+            WHERE v.space_weights ? p_name), '[]'))
+    INTO v_said;
     -- the vectors first: the drop waits for the writers of the space to finish and holds
     -- off new ones, so none holds the term counts the row's delete cascades to
     EXECUTE format('DROP TABLE rag.%I', api.vector_table(v_id));
     DELETE FROM rag.spaces WHERE id = v_id;
     PERFORM api.drop_space_functions(v_id);
     PERFORM api.routing_changed();
-    RETURN true;
+    RETURN v_said;
 END
 $$;
 

@@ -129,6 +129,9 @@ def test_a_cancelled_reembed_leaves_the_space_as_it_was(client, servers, run_id)
     r = client.post(f"/api/rag/spaces/{name}/reembed",  # a model nothing was embedded by
                     json={"embedder": _embedder(new, "hash-16b"), "dims": 16})  # fmt: skip
     _held(b, client, r.headers["location"])
+    # dropped under the job, the space left it running into tables no longer there
+    refused = client.delete(f"/api/rag/spaces/{name}")
+    assert refused.status_code == 409 and "cancel the job first" in refused.json()["error"]
     client.post(r.headers["location"] + "/cancel")
     b.post("/release")
     assert _wait(client, r.headers["location"])["status"] == "cancelled"

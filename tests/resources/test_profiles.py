@@ -430,3 +430,27 @@ def test_goals_alignment_and_purpose_search(client, twelve, run_id):
     assert r.status_code == 400 and "needs goal" in r.json()["error"]
     assert client.delete(f"/api/rag/goals/{goal}").status_code == 200
     assert client.get(f"/api/rag/goals/{goal}").status_code == 404
+
+
+def test_dropping_a_space_says_what_went_with_it(client, run_id):
+    # its goals' vectors went in silence, and profiles kept weighing it by name
+    space, kept = f"going_{run_id}", f"kept_{run_id}"
+    for name in (space, kept):
+        assert client.post("/api/rag/spaces", json={"name": name, "dims": 2}).status_code == 201
+    only, both, weighing = f"only_{run_id}", f"both_{run_id}", f"weighs_{run_id}"
+    put = {only: {space: [1, 0]}, both: {space: [0, 1], kept: [1, 1]}}
+    for goal, embeddings in put.items():
+        assert (
+            client.put(f"/api/rag/goals/{goal}", json={"embeddings": embeddings}).status_code == 200
+        )
+    profile = {"space_weights": {space: 1}}
+    assert client.put(f"/api/rag/profiles/{weighing}", json=profile).status_code == 200
+    said = client.delete(f"/api/rag/spaces/{space}").json()
+    expected = {"goals_removed": [only], "goals_losing_a_vector": [both],
+                "profiles_weighing_it": [weighing]}  # fmt: skip
+    assert said == {"ok": True, "dropped": space, **expected}
+    assert client.get(f"/api/rag/goals/{only}").status_code == 404
+    assert client.get(f"/api/rag/goals/{both}").json()["spaces"] == [kept]
+    client.delete(f"/api/rag/goals/{both}")
+    client.delete(f"/api/rag/profiles/{weighing}")
+    client.delete(f"/api/rag/spaces/{kept}")

@@ -20,7 +20,7 @@ from app.api.deps import (
 from app.api.openapi import ACCESS, BODY, errors, json_body
 from app.api.params import CollectionQuery, NamePath
 from app.api.responses import ORJSONResponse, accepted
-from app.api.schemas import Dropped, JobResponse, SpaceCreated, SpacesResponse, StatsResponse
+from app.api.schemas import JobResponse, SpaceCreated, SpaceDropped, SpacesResponse, StatsResponse
 from app.auth import Access, Scope
 from app.resources import spaces
 from app.resources.reembed import ReembedIn, parse_reembed, start_reembed
@@ -61,7 +61,7 @@ async def list_spaces(conn: Annotated[AsyncConnection, Depends(read_db)]) -> Any
 @router.delete(
     "/spaces/{name}",
     summary="Drop a space and all its vectors (not the default space)",
-    response_model=Dropped,
+    response_model=SpaceDropped,
     responses=errors(*ACCESS, 400, 404, 409),
     dependencies=[Depends(shared_writer)],
 )
@@ -70,8 +70,7 @@ async def drop_space(
     conn: Annotated[AsyncConnection, Depends(db)],
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> Any:
-    await spaces.drop_space(conn, name, settings)
-    return {"ok": True, "dropped": name}
+    return {"ok": True, "dropped": name, **await spaces.drop_space(conn, name, settings)}
 
 
 @router.post(

@@ -179,8 +179,8 @@ def list_spaces() -> Call[models.SpacesResponse]:
     return Call("GET", f"{API}/spaces", models.SpacesResponse)
 
 
-def drop_space(name: str) -> Call[models.Dropped]:
-    return Call("DELETE", f"{API}/spaces/{path_segment(name)}", models.Dropped)
+def drop_space(name: str) -> Call[models.SpaceDropped]:
+    return Call("DELETE", f"{API}/spaces/{path_segment(name)}", models.SpaceDropped)
 
 
 def stats(collection: str) -> Call[models.StatsResponse]:

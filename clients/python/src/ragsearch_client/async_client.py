@@ -292,7 +292,7 @@ class AsyncClient:
     async def list_spaces(self) -> models.SpacesResponse:
         return await self._run(_calls.list_spaces())
 
-    async def drop_space(self, name: str) -> models.Dropped:
+    async def drop_space(self, name: str) -> models.SpaceDropped:
         return await self._run(_calls.drop_space(name))
 
     async def stats(self, collection: str = "default") -> models.StatsResponse:

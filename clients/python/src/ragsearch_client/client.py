@@ -295,7 +295,7 @@ class Client:
     def list_spaces(self) -> models.SpacesResponse:
         return self._run(_calls.list_spaces())
 
-    def drop_space(self, name: str) -> models.Dropped:
+    def drop_space(self, name: str) -> models.SpaceDropped:
         return self._run(_calls.drop_space(name))
 
     def stats(self, collection: str = "default") -> models.StatsResponse:

@@ -427,11 +427,6 @@ class DocumentResponse(ResponseModel):
     chunks: list[StoredChunk]
 
 
-class Dropped(ResponseModel):
-    ok: bool = True
-    dropped: str
-
-
 class EmbedderConfig(RequestModel):
     """A space's embedder (``embedder`` in ``POST /api/rag/spaces``)."""
 
@@ -1912,6 +1907,21 @@ class SpaceCount(ResponseModel):
 class SpaceCreated(ResponseModel):
     ok: bool = True
     space: Space
+
+
+class SpaceDropped(ResponseModel):
+    ok: bool = True
+    dropped: str
+    goals_removed: list[str] = Field(
+        description="Goals whose only vector was in the space: gone with it.",
+    )
+    goals_losing_a_vector: list[str] = Field(
+        description="Goals that keep vectors in other spaces and lost this one.",
+    )
+    profiles_weighing_it: list[str] = Field(
+        description="Profiles whose current version weighs the space by name: they keep the "
+        "weight, which a space registered later under the name takes.",
+    )
 
 
 class SpaceIn(RequestModel):
