@@ -13,9 +13,9 @@ Every decay is 1 at age 0 and decreasing; scales are in days.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -124,10 +124,23 @@ class Recency(BaseModel):
         decay = BY_NAME[self.function]
         if decay.required and getattr(self, decay.parameter) is None:
             raise ValueError(f"{decay.parameter} is required for {decay.name} decay")
+        other = "scale_days" if decay.parameter == "half_life_days" else "half_life_days"
+        if getattr(self, other) is not None:  # accepted, it changed nothing
+            raise ValueError(f"{other} does not apply to {decay.name} decay (it takes "
+                             f"{decay.parameter})")  # fmt: skip
         return self
 
     def scale(self) -> float:
         return float(getattr(self, BY_NAME[self.function].parameter) or 1.0)
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, Any]) -> Recency:
+        """A recency as a profile stored it: a parameter its function does not take
+        (stored before such a parameter was refused) is left out, as it always counted."""
+        decay = BY_NAME.get(str(stored.get("function", DEFAULT_FUNCTION)))
+        kept = {name: value for name, value in stored.items()
+                if decay is None or name in ("function", decay.parameter)}  # fmt: skip
+        return cls.model_validate(kept)
 
 
 def recency_rule(path: str) -> str:

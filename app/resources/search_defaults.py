@@ -23,7 +23,7 @@ async def _default_profile(conn: AsyncConnection) -> Profile:
 
 
 def _recency(stored: dict[str, Any] | None) -> dict[str, Any]:
-    recency = Recency.model_validate(stored) if stored else Recency()
+    recency = Recency.from_stored(stored) if stored else Recency()
     days = "half_life_days" if recency.function == "exponential" else "scale_days"
     return {"function": recency.function, days: recency.scale()}
 

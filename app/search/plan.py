@@ -342,7 +342,7 @@ def build_plan(
         vectors=tuple(vectors),
         space_weights=applied.space_weights,
         filter=sql_filter(context.collection_id, request.given_filters()),
-        recency=Recency.model_validate(applied.recency) if applied.recency else Recency(),
+        recency=Recency.from_stored(applied.recency) if applied.recency else Recency(),
         ef_search=settings.hnsw_ef_search,
         max_per_source=settings.search_diversity_max_per_source if cap is None else cap,
         bm25=(settings.bm25_k1, settings.bm25_b),

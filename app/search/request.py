@@ -151,14 +151,17 @@ class SearchRequest(FilterFields):
     def has_vector(self) -> bool:
         return self.embedding is not None or bool(self.embeddings)
 
-    def refuse_a_goal_unread(self) -> None:
-        """A goal is read only to add each row's alignment to it: alone it would be
-        accepted and change nothing (a search ranks by it at /api/rag/search/purpose)."""
+    def refuse_options_unread(self) -> None:
+        """Options read only beside another, which alone would be accepted and change
+        nothing: a goal (read to add each row's alignment to it; a search ranks by one at
+        /api/rag/search/purpose) and rrf_k (fusion rrf's)."""
         if self.goal is not None and not self.include_purpose_alignment:
             raise BadRequest(
                 "goal is read only with include_purpose_alignment: true (to rank by a goal: "
                 "POST /api/rag/search/purpose)"
             )
+        if self.rrf_k is not None and self.fusion != "rrf":
+            raise BadRequest("rrf_k is read only with fusion: rrf", field="rrf_k")
 
     def refuse_a_blank_query(self) -> None:
         """A query of spaces and no vector: the query's rule (a search would have nothing

@@ -142,7 +142,7 @@ async def run_search(
 ) -> SearchOutcome:
     """Every stage of one search, in order."""
     started = time.perf_counter()
-    request.refuse_a_goal_unread()
+    request.refuse_options_unread()
     context = await load_context(conn, request.collection, request.profile_name())
     text_vectors, embed_ms = await query_text_vectors(conn, request, settings, context)
     planning = Planning(request, settings, context, text_vectors, knobs)
