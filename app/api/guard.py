@@ -2,7 +2,9 @@
 anything else reads the request.
 
 * Always: one ``Host`` and at most one ``Origin`` header (two of either is a request
-  built to make two readers see two different values: 400).
+  built to make two readers see two different values: 400), and a path and query string
+  whose percent-encoded bytes are UTF-8 (others are read as U+FFFD, so that ``%FF%FE``
+  would name the document ``"\ufffd\ufffd"``: 400).
 * Open mode (no keys configured; the service then listens on 127.0.0.1 only): the
   ``Host`` must be a loopback name, so that a DNS-rebinding page cannot reach the
   service, and an ``Origin``, when sent, must be the service's own (its loopback names
@@ -12,6 +14,8 @@ anything else reads the request.
 """
 
 from __future__ import annotations
+
+from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -27,6 +31,18 @@ def _host_name(value: str) -> str:
     if value.startswith("["):
         return value[1 : value.find("]")].lower()
     return value.rsplit(":", 1)[0].lower() if value.count(":") == 1 else value.lower()
+
+
+def _utf8_target(scope: Scope) -> bool:
+    """The path and the query string decode (percent-encoding undone) as UTF-8."""
+    raw_path = scope.get("raw_path") or scope["path"].encode()
+    query = scope.get("query_string", b"").replace(b"+", b" ")
+    try:
+        unquote_to_bytes(raw_path).decode("utf-8")
+        unquote_to_bytes(query).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def own_origins(port: int) -> set[str]:
@@ -55,6 +71,8 @@ class HeaderGuard:
         await self.app(scope, receive, send)
 
     def _refused(self, scope: Scope) -> tuple[int, str] | None:
+        if not _utf8_target(scope):
+            return 400, "the URL holds percent-encoded bytes that are not UTF-8"
         found: dict[bytes, list[str]] = {name: [] for name in SINGLE_HEADERS}
         for name, value in scope["headers"]:
             if name in found:

@@ -306,3 +306,19 @@ def test_a_body_with_a_byte_order_mark_is_read(client):
     assert r.status_code == 200, r.text
     r = client.post("/api/rag/search", content=b"\xef\xbb\xbf\xef\xbb\xbf{}", headers=JSON_TYPE)
     assert r.status_code == 400 and "not valid JSON" in r.text  # one mark, not any number
+
+
+def test_a_url_of_bytes_that_are_not_utf8_is_refused(client):
+    # %FF%FE was read as "\ufffd\ufffd": a DELETE of it deleted the document of that name
+    body = {**copy.deepcopy(DOCUMENT), "doc_id": "\ufffd\ufffd"}
+    body["chunks"][0]["chunk_id"] = "replacement-0"
+    assert client.post("/api/rag/documents", json=body).status_code == 200
+    for method, url in [("DELETE", "/api/rag/documents/%FF%FE"),
+                        ("GET", "/api/rag/documents/%C3"),
+                        ("GET", "/api/rag/collections?limit=%FF")]:  # fmt: skip
+        r = client.request(method, url)
+        assert r.status_code == 400, (url, r.text)
+        assert r.json() == {"error": "the URL holds percent-encoded bytes that are not UTF-8"}
+    kept = "/api/rag/documents/" + quote(body["doc_id"], safe="")
+    assert client.get(kept).status_code == 200
+    assert client.delete(kept).status_code == 200
