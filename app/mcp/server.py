@@ -16,7 +16,6 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 import orjson
-from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from psycopg import AsyncConnection
 from pydantic import Field
@@ -29,6 +28,7 @@ from app.embedders import embedding_spaces
 from app.errors import BadRequest, InternalError, Unauthorized, from_database_error
 from app.ingest.prepare import parse_document
 from app.ingest.store import load_spaces
+from app.mcp.arguments import ToolsServer
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
 from app.mcp.rerank import blend, rerank, stage_weights
 from app.resources.documents import delete_document, prepared_document, store_prepared
@@ -327,9 +327,9 @@ StageWeightsArg = Annotated[
 ]
 
 
-def build_server(settings: Settings) -> MCPServer:
+def build_server(settings: Settings) -> ToolsServer:
     backend = Backend(settings)
-    server = MCPServer(
+    server = ToolsServer(
         name="ragsearch", version=__version__, instructions=INSTRUCTIONS,
         lifespan=lambda _server: backend.running(),
     )  # fmt: skip

@@ -119,6 +119,20 @@ def test_errors_come_back_as_tool_errors_with_the_rest_message(mcp, client):
     assert result.is_error and "query (string) required" in result.content[0].text
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [("db.rag_search", {}, {"error": "embedding: field required", "field": "embedding"}),
+     ("forget", {"doc_id": ["a"]},
+      {"error": "doc_id: input should be a valid string", "field": "doc_id"})],
+)  # fmt: skip
+def test_arguments_that_break_the_schema_are_said_as_rest_says_a_field(mcp, tool, arguments, said):
+    # pydantic's report came back, its error codes and a link to its site
+    result = mcp.call(tool, arguments)
+    text = result.content[0].text
+    assert result.is_error and "pydantic" not in text and "type=" not in text
+    assert json.loads(text[text.index("{") :]) == said
+
+
 def test_search_documents_without_overrides_is_the_default_search(mcp, client, corpus):
     answer = mcp.ok("search_documents", {"query": "parser cache"})
     expected = rest(client, "/api/rag/search", {"query": "parser cache", "k": 5})
