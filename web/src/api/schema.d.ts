@@ -991,16 +991,6 @@ export interface components {
             /** Updated At */
             updated_at: string;
         };
-        /** Dropped */
-        Dropped: {
-            /** Dropped */
-            dropped: string;
-            /**
-             * Ok
-             * @default true
-             */
-            ok?: boolean;
-        };
         /**
          * EmbedderConfig
          * @description A space's embedder (``embedder`` in ``POST /api/rag/spaces``).
@@ -1469,6 +1459,11 @@ export interface components {
             /** Min Similarity */
             min_similarity?: number | null;
             /**
+             * Offset
+             * @description Stage before_offset: the request's offset.
+             */
+            offset?: number | null;
+            /**
              * Ok
              * @default true
              */
@@ -1477,7 +1472,10 @@ export interface components {
             per_space_scores: {
                 [key: string]: number | null;
             };
-            /** Position */
+            /**
+             * Position
+             * @description Stage included: the chunk's place among the rows; before_offset: its place among the rows before the offset.
+             */
             position?: number | null;
             /**
              * Rank
@@ -1510,7 +1508,7 @@ export interface components {
             source?: string | null;
             /**
              * Stage
-             * @description included, filter, no_keyword_match, min_similarity, rrf_window, min_score, max_per_source or outscored.
+             * @description included, before_offset (on a page before the request's offset), filter, no_keyword_match, min_similarity, rrf_window, min_score, max_per_source or outscored.
              */
             stage: string;
             /** Top Contributing Spaces */
@@ -2990,6 +2988,31 @@ export interface components {
              */
             ok?: boolean;
             space: components["schemas"]["Space"];
+        };
+        /** SpaceDropped */
+        SpaceDropped: {
+            /** Dropped */
+            dropped: string;
+            /**
+             * Goals Losing A Vector
+             * @description Goals that keep vectors in other spaces and lost this one.
+             */
+            goals_losing_a_vector: string[];
+            /**
+             * Goals Removed
+             * @description Goals whose only vector was in the space: gone with it.
+             */
+            goals_removed: string[];
+            /**
+             * Ok
+             * @default true
+             */
+            ok?: boolean;
+            /**
+             * Profiles Weighing It
+             * @description Profiles whose current version weighs the space by name: they keep the weight, which a space registered later under the name takes.
+             */
+            profiles_weighing_it: string[];
         };
         /**
          * SpaceIn
@@ -8230,7 +8253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Dropped"];
+                    "application/json": components["schemas"]["SpaceDropped"];
                 };
             };
             /** @description A field breaks a rule: the message names the field and the rule. */

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import type { SearchRow } from "../api/client";
 import type { Explanation } from "../lib/explanations";
-import { age, sourceLabel } from "../lib/format";
+import { age, linkable, sourceLabel } from "../lib/format";
 import type { HeldBack } from "../lib/heldBack";
 import { sourceKey } from "../lib/scores";
 import type { Answer } from "../lib/search";
@@ -35,7 +35,7 @@ function Heading({ row, rank }: { row: SearchRow; rank: number | null }) {
   return (
     <div className="result-head">
       {rank !== null && <span className="rank">{rank}</span>}
-      {row.src ? (
+      {row.src && linkable(row.src) ? (
         <a className="result-title" href={row.src} target="_blank" rel="noreferrer">
           {title}
         </a>

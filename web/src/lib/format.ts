@@ -13,6 +13,16 @@ export function age(days: number | null | undefined): string {
   return `${(days / 365.25).toFixed(1)} years old`;
 }
 
+// Whether a source opens as a link: a web address only. A stored src is anyone's text
+// (another tenant's, a file's): javascript:, data: or file: addresses stay text.
+export function linkable(src: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(src).protocol);
+  } catch {
+    return false;
+  }
+}
+
 // A source URL as a reader scans it: host and path, without the scheme.
 export function sourceLabel(src: string): string {
   try {
