@@ -52,7 +52,7 @@ def _unreachable(settings: Settings) -> bool:
     if settings.database_url is None:
         return False  # the embedded server, started by the command
     try:
-        check_reachable(settings.database_url)
+        check_reachable(settings.database_url, settings.db_start_wait_s)
     except DatabaseUnreachable as error:
         print(f"ragsearch: {error.message}", file=sys.stderr)
         return True

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     db_transaction_pooler: bool = False  # DATABASE_URL is pgbouncer in transaction mode
     data_dir: Path = Field(default_factory=_default_data_dir)
     migrate_on_start: bool = True
+    # seconds serve, migrate and mcp wait for DATABASE_URL's database to accept
+    # connections before they stop, saying why (a server still starting is waited for)
+    db_start_wait_s: float = Field(default=30.0, ge=0, le=3600)
     pool_size: int = Field(default=5, ge=1, le=200)
     pool_timeout: float = Field(default=5.0, gt=0)
     # requests one key / one collection may have on the database at once (429 past it)

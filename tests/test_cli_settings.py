@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -51,15 +52,22 @@ def _closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.parametrize("command", [["serve"], ["mcp"], ["migrate"]])
-def test_a_database_out_of_reach_is_said_in_a_line(tmp_path, command):
+@pytest.mark.parametrize(
+    ("command", "form"),
+    [(["serve"], "url"), (["mcp"], "url"), (["migrate"], "url"), (["migrate"], "words")],
+)
+def test_a_database_out_of_reach_is_said_in_a_line(tmp_path, command, form):
     # before: a traceback of some 200 lines (the MCP client saw only "Connection closed")
     port = _closed_port()
-    env = {"DATABASE_URL": f"postgresql://u:SECRETPW@127.0.0.1:{port}/ragsearch"}
+    words = f"host=127.0.0.1 port={port} user=u password=SECRETPW dbname=ragsearch"
+    url = f"postgresql://u:SECRETPW@127.0.0.1:{port}/ragsearch" if form == "url" else words
+    env = {"DATABASE_URL": url, "RAG_DB_START_WAIT_S": "2"}
+    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "app.cli", *command], cwd=tmp_path, capture_output=True,
         text=True, timeout=60, stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin", **env},
     )  # fmt: skip
+    assert time.monotonic() - started >= 2  # a database still starting is waited for
     assert done.returncode == 2, done.stderr
     said = done.stderr.strip().splitlines()[-1]
     assert said.startswith(

@@ -19,10 +19,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import AsyncConnection
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from app.db.pool import configure_connection, connection_kwargs
@@ -37,10 +37,14 @@ LEND_TIMEOUT = 1.0  # seconds to get a replica connection before using the prima
 
 
 def describe(url: str) -> str:
-    """Where a database is, without user or password."""
-    parts = urlsplit(url)
-    host = parts.hostname or "local socket"
-    return f"{host}:{parts.port or 5432}{parts.path}"
+    """Where a database is (host, port, database), never its user or password, whether
+    the connection string is a URL or ``key=value`` words, with one host or several."""
+    try:
+        info = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "a connection string that cannot be read"
+    host = info.get("host") or info.get("hostaddr") or "local socket"
+    return f"{host}:{info.get('port') or 5432}/{info.get('dbname') or ''}"
 
 
 @dataclass

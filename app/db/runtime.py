@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import psycopg
 
@@ -25,16 +26,28 @@ class DatabaseUnreachable(RagError):
     status = 503
 
 
-def check_reachable(url: str) -> None:
-    """Raise DatabaseUnreachable when ``url`` cannot be connected to: where it is (no
-    user or password) and the driver's reason."""
-    try:
-        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
-    except psycopg.OperationalError as error:
-        reason = " ".join(line.strip() for line in str(error).splitlines() if line.strip())
-        raise DatabaseUnreachable(
-            f"cannot connect to the database at DATABASE_URL ({describe(url)}): {reason}"
-        ) from None
+def check_reachable(url: str, wait_s: float) -> None:
+    """Raise DatabaseUnreachable when ``url`` cannot be connected to within ``wait_s``
+    seconds (a server still starting, or not yet listening, is tried again each second;
+    a refused login or a missing database at once): where it is (no user or password)
+    and the driver's reason."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+            return
+        except psycopg.OperationalError as error:
+            if not _passes(error) or time.monotonic() + 1 > deadline:
+                raise DatabaseUnreachable(
+                    f"cannot connect to the database at DATABASE_URL ({describe(url)}): "
+                    + " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+                ) from None
+            time.sleep(1)
+
+
+def _passes(error: psycopg.OperationalError) -> bool:
+    """No answer yet, or a server still starting (SQLSTATE 57P03): worth another try."""
+    return error.sqlstate in (None, "57P03")
 
 
 class DatabaseRuntime:
