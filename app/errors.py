@@ -298,7 +298,7 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     if is_write_collision(error):
         return Unavailable("the request collided with a concurrent change and was undone; "
                            "retry it", retry_after=1)  # fmt: skip
-    if isinstance(error, psycopg.errors.UndefinedTable | psycopg.errors.UndefinedFunction):
+    if dropped_while_running(error):  # a missing table or function of one space or collection
         log.warning("a table or function went while a request ran: %s", message)
         return DroppedWhileRunning(DROPPED_WHILE_RUNNING)
     if _lock_table_full(error):
@@ -317,13 +317,24 @@ def _from_psycopg(error: psycopg.Error) -> RagError:
     return InternalError(f"database error {error.sqlstate}" if error.sqlstate else "database error")
 
 
+# The tables and functions made for one space or one collection are named with its id
+# (rag.vectors_3, rag.chunks_12, rag.vectors_3_12, api.space_3_walk); any other missing
+# is a fault of the service or its schema (RAG_MIGRATE_ON_START off), not a drop.
+_PER_OBJECT = re.compile(r"\b(?:rag|api)\.[a-z_]*_\d+")
+
+
+def _per_space_or_collection(error: psycopg.Error) -> bool:
+    message = error.diag.message_primary if error.diag else None
+    return bool(_PER_OBJECT.search(message or ""))
+
+
 def dropped_while_running(error: Exception) -> bool:
     """A table, function or space gone under a request that had found it (another request
     dropped it): sent again, the request finds what is left."""
     if isinstance(error, DroppedWhileRunning):
         return True
     if isinstance(error, psycopg.errors.UndefinedTable | psycopg.errors.UndefinedFunction):
-        return True
+        return _per_space_or_collection(error)
     if isinstance(error, psycopg.Error) and error.sqlstate == SQLSTATE_CONFLICT:
         return _detail_fields(error).get("dropped") is True
     return False

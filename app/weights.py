@@ -162,10 +162,13 @@ def blend_weights(
 
 
 def _normalised(raw: Mapping[str, float], spaces: Sequence[str]) -> dict[str, float]:
-    total = sum(raw.get(space, 0.0) for space in spaces)
-    if total <= 0:
+    # over the largest first: finite weights as large as 1e308 sum without overflowing
+    largest = max((raw.get(space, 0.0) for space in spaces), default=0.0)
+    if largest <= 0:
         return {space: 1.0 / len(spaces) for space in spaces}
-    return {space: raw.get(space, 0.0) / total for space in spaces}
+    scaled = {space: raw.get(space, 0.0) / largest for space in spaces}
+    total = sum(scaled.values())
+    return {space: weight / total for space, weight in scaled.items()}
 
 
 def space_weights(

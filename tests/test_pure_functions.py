@@ -11,6 +11,7 @@ import zipfile
 import numpy as np
 import pytest
 
+from app.db.replicas import describe
 from app.ingest.archive import directory_bytes
 from app.ingest.bulk import chunk_rate, postfix
 from app.mcp.lenient import Replaced, clamped_count, unit_weight
@@ -149,3 +150,15 @@ def test_a_progress_bar_counts_in_full():
     # tqdm's own formatting printed 70,000 chunks as 7e+4 between 65000 and 75000
     shown = postfix(chunks=70_000, rate="2,358 chunks/s", embedded=0)
     assert shown == "chunks=70,000, rate=2,358 chunks/s, embedded=0"
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [("postgresql://u:SECRET@127.0.0.1:5999/ragsearch", "127.0.0.1:5999/ragsearch"),
+     ("host=db port=6432 user=u password=SECRET dbname=rag", "db:6432/rag"),
+     ("postgresql://u:SECRET@h1:5432,h2:5433/rag", "h1,h2:5432,5433/rag"),
+     ("host=db password=SECRET = =", "a connection string that cannot be read")],
+)  # fmt: skip
+def test_where_a_database_is_is_said_without_its_password(url, said):
+    # the words form was said back whole (/readyz's "at"), password and all
+    assert describe(url) == said

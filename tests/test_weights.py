@@ -63,6 +63,8 @@ def test_bad_blend_weights(w_rec, w_sig, w_cos, message):
         (["a", "b"], {"a": 3, "b": 1}, {"a": 0.75, "b": 0.25}),
         (["a", "b"], {"a": 1}, {"a": 1.0, "b": 0.0}),
         (["a", "b", "c"], {"a": 0.2, "b": 0.2, "c": 0.6}, {"a": 0.2, "b": 0.2, "c": 0.6}),
+        # the sum overflowed to inf and every space weighed 0 (a 200 ranked by nothing)
+        (["a", "b"], {"a": 1e308, "b": 1e308}, {"a": 0.5, "b": 0.5}),
     ],
 )
 def test_space_weight_table(spaces, given, expected):

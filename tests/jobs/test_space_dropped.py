@@ -74,3 +74,10 @@ def test_a_dropped_spaces_function_is_a_conflict_to_send_again(service):
     said = from_database_error(gone.value)
     assert isinstance(said, DroppedWhileRunning) and said.status == 409
     assert said.message.startswith("a collection or embedding space this request uses was dropped")
+    with (
+        psycopg.connect(url, autocommit=True) as conn,
+        pytest.raises(psycopg.errors.UndefinedTable) as missing,
+    ):
+        conn.execute("SELECT 1 FROM rag.no_such_table")  # a fault, not a drop: still a 500
+    assert not dropped_while_running(missing.value)
+    assert from_database_error(missing.value).status == 500
