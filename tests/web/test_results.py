@@ -78,6 +78,19 @@ def test_explain_rank_answers_under_its_row(watched, open_demo):
     expect(second.get_by_test_id("explanation")).to_have_count(0)
 
 
+def test_explain_rank_on_a_later_page_says_the_rank_shown(watched, open_demo):
+    # explain now explains the page the search returned: its position is the page's
+    page = watched.page
+    page.goto(open_demo.base_url + "/?q=compress&k=4&offset=4")
+    expect(page.locator(".rank").first).to_have_text("5", timeout=TIMEOUT_MS)
+    settled(page)
+    second = page.locator(".result").nth(1)
+    second.get_by_role("button", name="Explain rank").click()
+    expect(second.get_by_test_id("explanation")).to_contain_text(
+        "It is in the results, at rank 6.", timeout=TIMEOUT_MS
+    )
+
+
 def test_why_not_answers_only_for_the_search_on_screen(watched, open_demo):
     page = watched.page
     page.goto(open_demo.base_url + "/")

@@ -8,10 +8,12 @@ import { explainFor } from "../lib/explanations";
 import { fixed } from "../lib/format";
 import type { Answer } from "../lib/search";
 
-type Stage = (e: ExplainAnswer, shift: number) => string;
+type Stage = (e: ExplainAnswer, shift: number, offset: number) => string;
 
 const STAGE_TEXT: Record<string, Stage> = {
-  included: (e, shift) => `It is in the results, at rank ${(e.position ?? 0) - shift}.`,
+  // position counts from the page's first row, which is the server's row offset + 1
+  included: (e, shift, offset) => `It is in the results, at rank ${offset + (e.position ?? 0) - shift}.`,
+  before_offset: (e, shift) => `It is on an earlier page, at rank ${(e.position ?? 0) - shift}.`,
   filter: (e) =>
     `Filtered out by ${(e.failed_filters ?? []).join(", ")}` +
     (e.failed_conditions?.length ? `: ${e.failed_conditions.join("; ")}.` : "."),
@@ -28,10 +30,10 @@ const STAGE_TEXT: Record<string, Stage> = {
 };
 
 // `shift`: ranks shown are this much lower than the server's (more like this leaves its
-// own chunk, rank 1, out).
-export function explanationText(answer: ExplainAnswer, shift = 0): string {
+// own chunk, rank 1, out); `offset`: the rows the request skipped (the page's).
+export function explanationText(answer: ExplainAnswer, shift = 0, offset = 0): string {
   const text = STAGE_TEXT[answer.stage];
-  return text ? text(answer, shift) : `Stage: ${answer.stage}.`;
+  return text ? text(answer, shift, offset) : `Stage: ${answer.stage}.`;
 }
 
 function ExplanationView({ explanation, answer }: { explanation: Explanation; answer: Answer }) {
@@ -49,7 +51,7 @@ function ExplanationView({ explanation, answer }: { explanation: Explanation; an
   return (
     <div data-testid="explanation">
       <p>
-        <b>{found.chunk_id}</b>: {explanationText(found, shift)}
+        <b>{found.chunk_id}</b>: {explanationText(found, shift, answer.body.offset ?? 0)}
       </p>
       <p className="dim">
         {found.ranks

@@ -50,6 +50,16 @@ describe("why-not in words", () => {
     components: {}, top_contributing_spaces: [], per_space_scores: {}, results: [],
     weights_applied: { w_cos: 1, w_rec: 0, w_sig: 0, space_weights: {} }, ...patch }); // prettier-ignore
 
+  it("ranks a chunk of a later page from the page's offset", () => {
+    // explain counts a position from the page's first row: page 3 of 10 starts at rank 21
+    expect(explanationText(answer({ stage: "included", position: 4 }), 0, 20)).toBe("It is in the results, at rank 24.");
+    // more like this: the server's offset skips the source chunk too (21), which is not shown
+    expect(explanationText(answer({ stage: "included", position: 4 }), 1, 21)).toBe("It is in the results, at rank 24.");
+    expect(explanationText(answer({ stage: "before_offset", position: 3, offset: 20 }))).toBe(
+      "It is on an earlier page, at rank 3.",
+    );
+  });
+
   it("names the failing filter condition", () => {
     const text = explanationText(answer({ stage: "filter", failed_filters: ["filter"], failed_conditions: ["filter.page $lt 2"] }));
     expect(text).toBe("Filtered out by filter: filter.page $lt 2.");
