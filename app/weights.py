@@ -249,13 +249,26 @@ def _set_by(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> list[t
     return []
 
 
-def _zeros_from(layers: Sequence[tuple[str, WeightLayer]], parts: QueryParts) -> str:
-    """Where the zeros of a query weighed nothing came from: "w_cos 0 (profile kw), ..."."""
-    names = ("w_cos", "w_lex", "w_rec", "w_sig") if parts.lexical else ("w_cos", "w_rec", "w_sig")
-    given = [(name, *found[0]) for name in names if (found := _set_by(layers, name))]
-    said = [f"{name} {value:g} ({'the request' if layer == 'request' else f'profile {layer}'})"
-            for name, layer, value in given]  # fmt: skip
-    return "; ".join(said) or "the settings"
+def _zeros_from(
+    layers: Sequence[tuple[str, WeightLayer]], parts: QueryParts, defaults: WeightDefaults
+) -> tuple[str, str | None]:
+    """Why each weight of a query counted 0: "w_cos (no query vector); w_rec 0 (profile
+    kw); w_sig 0 (the settings)"; and the first of them the request itself set, if any."""
+    said: list[str] = []
+    field: str | None = None
+    for name in (
+        ("w_cos", "w_lex", "w_rec", "w_sig") if parts.lexical else ("w_cos", "w_rec", "w_sig")
+    ):
+        found = _set_by(layers, name)
+        if name == "w_cos" and not parts.semantic:
+            said.append("w_cos (no query vector)")
+        elif found and found[0][1] == 0:
+            layer = found[0][0]
+            said.append(f"{name} 0 ({'the request' if layer == 'request' else f'profile {layer}'})")
+            field = field or (name if layer == "request" else None)
+        elif not found and name in ("w_rec", "w_sig") and getattr(defaults, name) == 0:
+            said.append(f"{name} 0 (the settings, RAG_DEFAULT_{name.upper()})")
+    return "; ".join(said), field
 
 
 def _check_parts(request: WeightLayer, parts: QueryParts) -> None:
@@ -295,8 +308,9 @@ def apply_layers(
             vector_share=defaults.vector_share if share is None else share, parts=parts,
         )  # fmt: skip
     except NoWeight as error:
-        said = f"{error.message}: set by {_zeros_from(layers, parts)}"
-        raise NoWeight(said, **error.extra) from None
+        why, field = _zeros_from(layers, parts, defaults)
+        named = {"field": field} if field else {}  # a field the request sent, or none
+        raise NoWeight(f"{error.message}: {why}", **named) from None
     if request.space_weights is not None:
         spaces_applied = space_weights(spaces, request.space_weights)
     elif spaces:

@@ -61,8 +61,8 @@ def test_without_text_there_is_no_keyword_weight():
         (WeightLayer(w_cos=0.5), TEXT_ONLY,
          "w_cos needs a query vector (embedding or embeddings), or a server embedder"),
         (WeightLayer(w_cos=0.0, w_lex=0.0, w_rec=0.0, w_sig=0.0), BOTH,
-         "weights must not all be 0 (w_cos, w_lex, w_rec, w_sig): set by w_cos 0 (the "
-         "request); w_lex 0 (the request); w_rec 0 (the request); w_sig 0 (the request)"),
+         "weights must not all be 0 (w_cos, w_lex, w_rec, w_sig): w_cos 0 (the request); "
+         "w_lex 0 (the request); w_rec 0 (the request); w_sig 0 (the request)"),
     ],
 )  # fmt: skip
 def test_bad_four_weight_requests(layer, parts, message):
@@ -72,16 +72,31 @@ def test_bad_four_weight_requests(layer, parts, message):
 
 
 def test_a_profile_that_weighs_a_query_nothing_is_named():
-    # the message blamed w_cos, a field the request never sent
+    # the message blamed w_cos (its field too), which the request never sent
     keywords = [("kw", WeightLayer(w_lex=1.0, w_cos=0.0, w_rec=0.0, w_sig=0.0))]
     vector_only = QueryParts(semantic=True, lexical=False)
     with pytest.raises(BadRequest) as caught:
         apply_layers(WeightLayer(), keywords, [], defaults=WeightDefaults(0.1, 0.1, 0.5),
                      parts=vector_only)  # fmt: skip
     assert caught.value.message == (
-        "weights must not all be 0 (w_cos, w_rec, w_sig): set by w_cos 0 (profile kw); "
+        "weights must not all be 0 (w_cos, w_rec, w_sig): w_cos 0 (profile kw); "
         "w_rec 0 (profile kw); w_sig 0 (profile kw)"
     )
+    assert "field" not in caught.value.body()
+
+
+def test_zeros_are_named_where_they_come_from_and_only_they():
+    # a text-only query: w_cos counts 0 for want of a vector, whatever sets it; the
+    # settings' zeros are named; the request's own zero is its field
+    semantic = [("p", WeightLayer(w_cos=1.0, w_lex=0.0))]
+    with pytest.raises(BadRequest) as caught:
+        apply_layers(WeightLayer(w_rec=0.0), semantic, [], defaults=WeightDefaults(0.0, 0.0, 0.5),
+                     parts=TEXT_ONLY)  # fmt: skip
+    assert caught.value.message == (
+        "weights must not all be 0 (w_cos, w_lex, w_rec, w_sig): w_cos (no query vector); "
+        "w_lex 0 (profile p); w_rec 0 (the request); w_sig 0 (the settings, RAG_DEFAULT_W_SIG)"
+    )
+    assert caught.value.body()["field"] == "w_rec"
 
 
 def test_request_share_beats_profile_share_beats_settings():
