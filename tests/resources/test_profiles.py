@@ -6,6 +6,7 @@ import math
 
 import httpx
 import numpy as np
+import psycopg
 import pytest
 
 import helpers
@@ -454,3 +455,19 @@ def test_dropping_a_space_says_what_went_with_it(client, run_id):
     client.delete(f"/api/rag/goals/{both}")
     client.delete(f"/api/rag/profiles/{weighing}")
     client.delete(f"/api/rag/spaces/{kept}")
+
+
+def test_a_profile_stored_with_a_recency_parameter_now_refused_keeps_searching(
+    client, db_url, run_id
+):
+    # half_life_days with inverse is refused since; one stored before still searches
+    name = f"legacy_{run_id}"
+    stored = {"w_rec": 0.5, "recency": {"function": "inverse", "scale_days": 2.0}}
+    assert client.put(f"/api/rag/profiles/{name}", json=stored).status_code == 200
+    legacy = '{"function": "inverse", "scale_days": 2.0, "half_life_days": 5.0}'
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("UPDATE rag.profile_versions SET recency = %s::jsonb WHERE name = %s",
+                     (legacy, name))  # fmt: skip
+    r = client.post("/api/rag/search", json={"embedding": unit(3, 384), "profile": name, "k": 3})
+    assert r.status_code == 200, r.text  # it was a 400 naming half_life_days
+    client.delete(f"/api/rag/profiles/{name}")

@@ -280,6 +280,10 @@ def docstring(text: str) -> list[str]:
     return ['    """' + body[0], *[f"    {line}".rstrip() for line in body[1:]], '    """', ""]
 
 
+# Models the API renamed: the old name stays importable, as the model that replaced it.
+RENAMED = {"Dropped": "SpaceDropped"}
+
+
 def render(document: dict[str, Any]) -> str:
     components: dict[str, Any] = document["components"]["schemas"]
     requests = request_models(document)
@@ -288,6 +292,10 @@ def render(document: dict[str, Any]) -> str:
         blocks.append("\n".join(render_model(name, components[name], requests)))
         if name in requests:
             blocks.append("\n".join(render_fields_dict(name, components[name], requests)))
+    renamed = [f"{old} = {new}  # its name before" for old, new in RENAMED.items()
+               if new in components and old not in components]  # fmt: skip
+    if renamed:
+        blocks.append("\n".join(renamed))
     return "\n\n\n".join(blocks) + "\n"
 
 

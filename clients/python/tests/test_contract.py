@@ -51,6 +51,12 @@ def test_the_generator_says_where_it_found_no_document(base_url, capsys, monkeyp
     assert "Traceback" not in said
 
 
+def test_a_renamed_model_keeps_its_old_name():
+    from ragsearch_client import models
+
+    assert models.Dropped is models.SpaceDropped  # DELETE /spaces/{name}'s answer
+
+
 def test_every_path_of_the_api_has_a_method(base_url):
     document = httpx.get(f"{base_url}/openapi.json").json()
     served = {(method.upper(), path) for path, operations in document["paths"].items()

@@ -2100,3 +2100,6 @@ class UploadResponse(ResponseModel):
     ok: bool = True
     documents: list[UploadedFile]
     failed: int
+
+
+Dropped = SpaceDropped  # its name before
