@@ -111,8 +111,12 @@ def _kth(rows: Sequence[RankedRow], k: int) -> float | None:
 async def _from_the_top(
     conn: AsyncConnection, request: ExplainRequest, settings: Settings
 ) -> SearchOutcome:
-    """The search ranked from its first row to the end of the request's page (with an
-    offset, ranked again that deep: k rows, and offset more)."""
+    """The search ranked from its first row to the end of the request's page: with an
+    offset, k rows and offset more (k as the request gives it, else as the search plans
+    it, which only a search tells: the query's class may suggest it)."""
+    if request.offset and request.k is not None:
+        deeper = {"offset": 0, "k": request.offset + request.k}
+        return await run_search(conn, request.model_copy(update=deeper), settings)
     outcome = await run_search(conn, request.model_copy(update={"offset": 0}), settings)
     if not request.offset:
         return outcome

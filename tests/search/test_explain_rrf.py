@@ -143,3 +143,11 @@ def test_an_offset_page_is_explained_as_the_search_returns_it(client, fused, fus
     above = _post(client, "/api/rag/explain",
                   {**body, "offset": 3, "chunk_id": first[1]["chunk_id"]})  # fmt: skip
     assert (above["stage"], above["offset"], above["position"]) == ("before_offset", 3, 2)
+
+
+def test_an_offset_page_of_the_planned_k_is_explained_as_the_search_returns_it(client, fused):
+    body = {key: value for key, value in fused["body"].items() if key != "k"}  # k as planned
+    page = _post(client, "/api/rag/search", {**body, "offset": 3})["rows"]
+    last = page[-1]
+    out = _post(client, "/api/rag/explain", {**body, "offset": 3, "chunk_id": last["chunk_id"]})
+    assert (out["stage"], out["position"], out["k"]) == ("included", len(page), len(page))
