@@ -8,7 +8,7 @@ AS $function$BEGIN
     WHEN <golden_dense> THEN SELECT * INTO ids, sims, bound FROM api.space_<golden_dense>_nearest(p, p_space, p_depth); RETURN;
     WHEN <golden_sparse> THEN SELECT * INTO ids, sims, bound FROM api.space_<golden_sparse>_nearest(p, p_space, p_depth); RETURN;
     WHEN <golden_multivector> THEN SELECT * INTO ids, sims, bound FROM api.space_<golden_multivector>_nearest(p, p_space, p_depth); RETURN;
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -20,7 +20,7 @@ AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN 1 THEN RETURN api.space_1_walk(p, p_space);
     WHEN <golden_dense> THEN RETURN api.space_<golden_dense>_walk(p, p_space);
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -32,7 +32,7 @@ AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN 1 THEN SELECT * INTO ids, sims, region FROM api.space_1_region(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;
     WHEN <golden_dense> THEN SELECT * INTO ids, sims, region FROM api.space_<golden_dense>_region(p, p_space, p_boxes, p_sigma, p_theta, p_lex_ids, p_lex_scores, p_limit); RETURN;
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -44,7 +44,7 @@ AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN 1 THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.space_1_score(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;
     WHEN <golden_dense> THEN SELECT * INTO ids, chunk_ids, sources, scores FROM api.space_<golden_dense>_score(p, p_space, p_ids, p_known_ids, p_known_sims, p_lex_ids, p_lex_scores); RETURN;
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -58,7 +58,7 @@ AS $function$BEGIN
     WHEN <golden_dense> THEN RETURN api.space_<golden_dense>_sims(p, p_space, p_ids, p_known_ids, p_known_sims);
     WHEN <golden_sparse> THEN RETURN api.space_<golden_sparse>_sims(p, p_space, p_ids, p_known_ids, p_known_sims);
     WHEN <golden_multivector> THEN RETURN api.space_<golden_multivector>_sims(p, p_space, p_ids, p_known_ids, p_known_sims);
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -72,7 +72,7 @@ AS $function$BEGIN
     WHEN <golden_dense> THEN SELECT * INTO sims, l2 FROM api.space_<golden_dense>_measures(p, p_space, p_ids); RETURN;
     WHEN <golden_sparse> THEN SELECT * INTO sims, l2 FROM api.space_<golden_sparse>_measures(p, p_space, p_ids); RETURN;
     WHEN <golden_multivector> THEN SELECT * INTO sims, l2 FROM api.space_<golden_multivector>_measures(p, p_space, p_ids); RETURN;
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -83,7 +83,7 @@ CREATE OR REPLACE FUNCTION api.space_maxsim(p_space_id integer, p_tokens vector[
 AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN <golden_multivector> THEN RETURN api.space_<golden_multivector>_maxsim(p_tokens, p_collection, p_id);
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
 
@@ -95,6 +95,6 @@ AS $function$BEGIN
     CASE p_space_id WHEN NULL THEN NULL;
     WHEN 1 THEN SELECT * INTO sampled, beyond, best FROM api.space_1_sample(p, p_space, p_read, p_bound); RETURN;
     WHEN <golden_dense> THEN SELECT * INTO sampled, beyond, best FROM api.space_<golden_dense>_sample(p, p_space, p_read, p_bound); RETURN;
-    ELSE PERFORM api.raise_invalid_space(p_space_id::text);
+    ELSE PERFORM api.raise_space_dropped();
     END CASE;
 END$function$
