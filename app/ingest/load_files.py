@@ -42,10 +42,13 @@ class FilesReport:
 
 
 def _read(path: Path, settings: Settings) -> bytes:
-    size = path.stat().st_size
-    if size > settings.max_file_bytes:
+    """The file's bytes, at most RAG_MAX_FILE_BYTES of them whatever its size says (one
+    that grows while it is read, or names a device, says 0)."""
+    with path.open("rb") as handle:
+        data = handle.read(settings.max_file_bytes + 1)
+    if len(data) > settings.max_file_bytes:
         raise RagError(f"{path}: larger than {settings.max_file_bytes} bytes (RAG_MAX_FILE_BYTES)")
-    return path.read_bytes()
+    return data
 
 
 async def _unchanged(

@@ -56,6 +56,12 @@ def inputs(args: list[str]) -> Inputs:
             if path in seen:
                 continue
             seen.add(path)
+            if str(path) != "-" and not path.is_file():
+                if named:  # a device reads without end (/dev/zero), a pipe waits for ever
+                    raise BadRequest(f"{path}: not a regular file (devices, pipes and "
+                                     "sockets are not read)")  # fmt: skip
+                found.skipped.append(path)
+                continue
             if str(path) == "-" or path.suffix.lower() in JSONL_SUFFIXES:
                 found.jsonl.append(path)
                 continue

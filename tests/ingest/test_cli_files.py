@@ -5,6 +5,7 @@ embedder in the loading process)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -110,6 +111,26 @@ def test_a_file_too_large_is_named_once(db_url, tree):
 def test_a_named_file_of_another_kind_is_refused(db_url, tree):
     done = _run([f"{tree}/guides/photo.png"], db_url)
     assert done.returncode == 2 and "application/pdf" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["zero.txt", "zero.jsonl", "pipe.txt"])
+def test_a_device_or_a_pipe_is_not_read(db_url, tree, name):
+    # /dev/zero read until the machine ran out of memory; a pipe waited for ever
+    special = tree / name
+    if name == "pipe.txt":
+        os.mkfifo(special)
+    else:
+        special.symlink_to("/dev/zero")
+    done = _run([str(special)], db_url)
+    assert done.returncode == 2, done.stderr
+    assert f"{special}: not a regular file (devices, pipes and sockets are not read)" in (
+        done.stderr
+    )
+    done = _run([str(tree)], db_url)  # in a folder: left out with the other kinds
+    assert done.returncode == 0, done.stderr
+    assert "stored 4 of 4 files" in done.stdout and "2 files of other kinds left out" in (
+        done.stdout
+    )
 
 
 @pytest.mark.parametrize("first", ["chunks", "text"])
