@@ -4,15 +4,26 @@ lists and quotes are text. Offsets come from each block's source lines."""
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 
-from app.text.blocks import Block, Kind, Parsed, filled, line_starts
+from app.text.blocks import Block, Kind, Parsed, filled
 
 _KINDS: dict[str, Kind] = {"fence": "code", "code_block": "code", "table_open": "table"}
 
 
 def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"maxNesting": 20}).enable("table")
+
+
+# Where markdown-it's lines start: it ends a line at "\r\n", "\r" or "\n" alike (a
+# bare "\r" counted as a line of its own put its lines past the text's last).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(match.end() for match in _LINE_END.finditer(text))]
 
 
 def _span(text: str, starts: list[int], lines: list[int]) -> tuple[int, int]:
@@ -25,7 +36,7 @@ def _span(text: str, starts: list[int], lines: list[int]) -> tuple[int, int]:
 
 def parse_markdown(text: str) -> Parsed:
     tokens = _parser().parse(text)
-    starts = line_starts(text)
+    starts = _line_starts(text)
     blocks: list[Block] = []
     path: list[tuple[int, str]] = []  # (level, heading)
     title = ""

@@ -205,3 +205,18 @@ def test_a_sentence_keeps_its_closing_quote_where_the_text_is_cut_after_it():
     pieces = split(parse_plain(text), sizing)
     _check(text, pieces, sizing)
     assert text[pieces[0].start : pieces[0].end] == 'He said "Stop right now."'
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_markdown_reads_every_kind_of_line_end(end):
+    # a bare "\r" (old Mac files) was a line markdown-it counted and the offsets did not:
+    # an IndexError, a 500 for any Markdown holding one
+    text = end.join(["# Title", "", "First paragraph.", "", "## Part", "", "More text.", ""])
+    parsed = parse_markdown(text)
+    sizing = Sizing(WordTokenizer(), 50, 0)
+    pieces = split(parsed, sizing)
+    _check(text, pieces, sizing)
+    unix = split(parse_markdown(text.replace(end, "\n")), sizing)
+    assert [(p.path, text[p.start : p.end].replace(end, "\n")) for p in pieces] == [
+        (p.path, "\n".join(text.replace(end, "\n")[p.start : p.end].split("\n"))) for p in unix
+    ]
