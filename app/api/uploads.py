@@ -120,4 +120,16 @@ def entries(uploads: list[UploadFile], settings: Settings) -> list[Entry]:
         found.append(Entry(name, kind, upload.size or 0, partial(_upload_bytes, upload)))
     if len(found) > settings.max_upload_files:
         raise too_many_files(settings, f"this one holds {len(found):,}")
+    _each_name_once(found)
     return found
+
+
+def _each_name_once(found: list[Entry]) -> None:
+    """A file names its document: two of one name would leave the last alone stored, each
+    reported stored."""
+    seen: set[str] = set()
+    for entry in found:
+        if entry.name in seen:
+            raise BadRequest(f"files: {entry.name!r} is sent twice (a file's name is its "
+                             "document's id: send each name once)", field="files")  # fmt: skip
+        seen.add(entry.name)

@@ -153,8 +153,11 @@ def test_a_large_upload_is_a_job_whose_failed_files_say_why(client, faults, run_
     [(_files(("photo.png", b"\x89PNG")), 415, "application/pdf"),
      (_files(("big.txt", b"a" * 300_001)), 413, "RAG_MAX_FILE_BYTES"),
      (_files(*[(f"f{n}.txt", b"a" * 290_000) for n in range(7)]), 413, "RAG_MAX_UPLOAD_BYTES"),
-     ([("options", (None, b"{}"))], 400, "files")],
-    ids=["unsupported type", "file too large", "upload too large", "no file"],
+     ([("options", (None, b"{}"))], 400, "files"),
+     # each was reported stored, and the last alone was kept
+     (_files(("dup.txt", b"first"), ("dup.txt", b"second")), 400,
+      "files: 'dup.txt' is sent twice")],
+    ids=["unsupported type", "file too large", "upload too large", "no file", "a name twice"],
 )  # fmt: skip
 def test_an_upload_past_the_rules_is_refused(client, run_id, files, status, words):
     r = client.post("/api/rag/documents/upload", files=files)
