@@ -177,3 +177,24 @@ def test_rrf_draws_its_bars_from_the_ranks_and_shows_them(watched, open_demo):
     best = 1 / (60 + 1)  # rank 1 in every ranking, the weights summing to 1
     assert abs(sum(widths) / 100 - score / best) < 0.01
     assert page.get_by_test_id("ranks").count() == page.locator(".result").count()
+
+
+def test_stored_text_with_a_direction_override_stays_in_its_place(watched, open_demo):
+    # a title's U+202E turned the rest of the line around ("today" read "yadot"), and a
+    # javascript: source read as a path once its scheme was cut off
+    base, collection = open_demo.base_url, "bidi"
+    httpx.delete(f"{base}/api/rag/collections/{collection}")
+    assert httpx.post(f"{base}/api/rag/collections", json={"name": collection}).status_code == 201
+    doc = {"collection": collection, "doc_id": "rlo", "title": "report\u202efdp.exe",
+           "src": "javascript:window.__pwned=1", "chunks": [{"chunk": "zebra quarterly"}]}  # fmt: skip
+    assert httpx.post(f"{base}/api/rag/documents", json=doc).status_code == 200
+    try:
+        page = watched.page
+        page.goto(f"{base}/?q=zebra&collection={collection}")
+        head = page.locator(".result-head").first
+        expect(head.locator("bdi")).to_have_count(3, timeout=TIMEOUT_MS)  # title, src, id
+        expect(head.locator("bdi").nth(1)).to_have_text("javascript:window.__pwned=1")
+        expect(head.locator("a")).to_have_count(0)
+        assert page.evaluate("window.__pwned") is None
+    finally:
+        httpx.delete(f"{base}/api/rag/collections/{collection}")

@@ -41,7 +41,7 @@ function FacetGroup({ title, noun, facet, hint, label = (v) => v, pressed, onPic
                   title={text}
                   onClick={() => onPick(text)}
                 >
-                  <span className="facet-label">{label(text)}</span>
+                  <bdi className="facet-label">{label(text)}</bdi>
                   <span className="count">
                     {facet.exact ? "" : "≥"}
                     {n.toLocaleString("en")}

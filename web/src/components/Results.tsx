@@ -37,16 +37,20 @@ function Heading({ row, rank }: { row: SearchRow; rank: number | null }) {
       {rank !== null && <span className="rank">{rank}</span>}
       {row.src && linkable(row.src) ? (
         <a className="result-title" href={row.src} target="_blank" rel="noreferrer">
-          {title}
+          <bdi>{title}</bdi>
         </a>
       ) : (
         <b className="result-title" tabIndex={-1}>
-          {title}
+          <bdi>{title}</bdi>
         </b>
       )}
       <span className="dim">
-        {row.src ? `${sourceLabel(row.src)} · ` : ""}
-        {row.chunk_id} · {age(row.days_old)}
+        {row.src ? (
+          <>
+            <bdi>{sourceLabel(row.src)}</bdi> ·{" "}
+          </>
+        ) : null}
+        <bdi>{row.chunk_id}</bdi> · {age(row.days_old)}
       </span>
     </div>
   );

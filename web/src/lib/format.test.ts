@@ -14,5 +14,7 @@ describe("sources", () => {
   it("labels a source by host and path", () => {
     expect(sourceLabel("https://docs.python.org/3/library/json.html")).toBe("docs.python.org/3/library/json.html");
     expect(sourceLabel("notes/readme.md")).toBe("notes/readme.md");
+    expect(sourceLabel("javascript:window.x=1")).toBe("javascript:window.x=1");
+    expect(sourceLabel("bench://doc/1")).toBe("bench://doc/1");
   });
 });

@@ -23,8 +23,11 @@ export function linkable(src: string): boolean {
   }
 }
 
-// A source URL as a reader scans it: host and path, without the scheme.
+// A source URL as a reader scans it: host and path, without the scheme; any other source
+// as it is stored (a javascript: or data: address stripped of its scheme would pass for a
+// path).
 export function sourceLabel(src: string): string {
+  if (!linkable(src)) return src;
   try {
     const url = new URL(src);
     return `${url.host}${url.pathname === "/" ? "" : url.pathname}`;
