@@ -37,12 +37,13 @@ def check_reachable(url: str, wait_s: float) -> None:
             psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
             return
         except psycopg.OperationalError as error:
-            if not _passes(error) or time.monotonic() + 1 > deadline:
+            left = deadline - time.monotonic()
+            if not _passes(error) or left <= 0:
                 raise DatabaseUnreachable(
                     f"cannot connect to the database at DATABASE_URL ({describe(url)}): "
                     + " ".join(line.strip() for line in str(error).splitlines() if line.strip())
                 ) from None
-            time.sleep(1)
+            time.sleep(min(1.0, left))
 
 
 def _passes(error: psycopg.OperationalError) -> bool:
