@@ -78,20 +78,58 @@ def text_type(value: str | None) -> str:
 
 
 def decoded(data: bytes, name: str) -> str:
-    """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM;
-    UTF-8 with a few broken bytes (each read as U+FFFD) when it holds at least as many
-    well-formed multi-byte characters, else Latin-1 (every byte is a character); NUL
-    dropped (storable_text)."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    """A text file's bytes as text: UTF-8 (with or without BOM), else UTF-16 with a BOM or
+    without one (its ASCII characters' zero bytes all on one side); UTF-8 with a few
+    broken bytes (each read as U+FFFD) when it holds at least as many well-formed
+    multi-byte characters, else Windows-1252 (Latin-1 with its printable 80-9F: every
+    byte is a character); NUL dropped (storable_text). Bytes that are not text (more than
+    a few control bytes: a program, an image named .txt) are refused."""
+    utf16 = "utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else _bomless_utf16(data)
+    if utf16:
         try:
-            return storable_text(data.decode("utf-16"))
+            return storable_text(data.decode(utf16))
         except UnicodeDecodeError:
             raise BadRequest(f"{name}: not valid UTF-16 text", field="file") from None
+    _refuse_binary(data, name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = _damaged_utf8(data) or data.decode("latin-1")
+        text = _damaged_utf8(data) or data.decode("latin-1").translate(_WINDOWS_1252)
     return storable_text(text)
+
+
+SAMPLE = 65_536  # the bytes read to tell text from not
+# Control bytes text does not hold (tab, line ends, form feed and escape aside).
+_CONTROL = bytes(set(range(32)) - {9, 10, 11, 12, 13, 27} | {127})
+# Latin-1's 80-9F are controls no text holds; Windows-1252 (what "Latin-1" text is, as
+# browsers read it) puts quotes, dashes and the euro there: those it defines.
+_WINDOWS_1252 = {
+    byte: bytes([byte]).decode("cp1252") for byte in range(0x80, 0xA0)
+    if byte not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)
+}  # fmt: skip
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 without a byte order mark: most of its characters are ASCII, whose zero
+    byte falls on every second position (the odd ones little-endian), never the others."""
+    sample = data[: SAMPLE - SAMPLE % 2]
+    half = len(sample) // 2
+    if half < 2:
+        return None
+    odd, even = sample[1::2].count(0), sample[0::2].count(0)
+    if odd >= 0.4 * half and even <= 0.02 * half:
+        return "utf-16-le"
+    if even >= 0.4 * half and odd <= 0.02 * half:
+        return "utf-16-be"
+    return None
+
+
+def _refuse_binary(data: bytes, name: str) -> None:
+    sample = data[:SAMPLE]
+    controls = len(sample) - len(sample.translate(None, _CONTROL))
+    if controls >= 8 and controls > 0.05 * len(sample):
+        raise BadRequest(f"{name}: not text ({controls:,} of its first {len(sample):,} bytes "
+                         "are control bytes: a program or an image?)", field="file")  # fmt: skip
 
 
 def _damaged_utf8(data: bytes) -> str | None:
