@@ -14,6 +14,17 @@ from pathlib import Path
 from typing import Protocol
 
 _WORDS = re.compile(r"\w+|[^\w\s]")
+# The most characters one token counts for: a model reads a longer word as one unknown
+# token, and 300,000 characters of one "word" made a chunk of 300,000 characters; each
+# 50 of them count as a token, so a chunk stays within max_tokens x 50 characters.
+LONGEST_TOKEN = 50
+
+
+def _bounded(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        out += [(at, min(at + LONGEST_TOKEN, end)) for at in range(start, end, LONGEST_TOKEN)]
+    return out
 
 
 class Tokenizer(Protocol):
@@ -25,7 +36,7 @@ class WordTokenizer:
     """Words and punctuation marks, as an estimate of a model's tokens."""
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
-        return [match.span() for match in _WORDS.finditer(text)]
+        return _bounded([match.span() for match in _WORDS.finditer(text)])
 
 
 class FileTokenizer:
@@ -40,7 +51,7 @@ class FileTokenizer:
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
         encoded = self._tokenizer.encode(text, add_special_tokens=False)
-        return [(int(a), int(b)) for a, b in encoded.offsets]
+        return _bounded([(int(a), int(b)) for a, b in encoded.offsets])
 
 
 @lru_cache(maxsize=8)
