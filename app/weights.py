@@ -237,16 +237,17 @@ def _profile_space_weights(
 
 def _first(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> Any:
     """The value of the first layer that sets ``attribute``, or None."""
-    return next((value for _, value in _set_by(layers, attribute)), None)
+    found = _set_by(layers, attribute)
+    return found[1] if found else None
 
 
-def _set_by(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> list[tuple[str, Any]]:
-    """(layer, value) of the first layer that sets ``attribute``; none when none does."""
+def _set_by(layers: Sequence[tuple[str, WeightLayer]], attribute: str) -> tuple[str, Any] | None:
+    """(layer, value) of the first layer that sets ``attribute``, or None."""
     for name, layer in layers:
         value = getattr(layer, attribute)
         if value is not None:
-            return [(name, value)]
-    return []
+            return name, value
+    return None
 
 
 def _zeros_from(
@@ -262,8 +263,8 @@ def _zeros_from(
         found = _set_by(layers, name)
         if name == "w_cos" and not parts.semantic:
             said.append("w_cos (no query vector)")
-        elif found and found[0][1] == 0:
-            layer = found[0][0]
+        elif found and found[1] == 0:
+            layer = found[0]
             said.append(f"{name} 0 ({'the request' if layer == 'request' else f'profile {layer}'})")
             field = field or (name if layer == "request" else None)
         elif not found and name in ("w_rec", "w_sig") and getattr(defaults, name) == 0:

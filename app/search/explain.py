@@ -114,13 +114,11 @@ async def _from_the_top(
     """The search ranked from its first row to the end of the request's page: with an
     offset, k rows and offset more (k as the request gives it, else as the search plans
     it, which only a search tells: the query's class may suggest it)."""
-    if request.offset and request.k is not None:
-        deeper = {"offset": 0, "k": request.offset + request.k}
-        return await run_search(conn, request.model_copy(update=deeper), settings)
-    outcome = await run_search(conn, request.model_copy(update={"offset": 0}), settings)
+    from_top = request.model_copy(update={"offset": 0})
     if not request.offset:
-        return outcome
-    deeper = {"offset": 0, "k": request.offset + outcome.plan.k}
+        return await run_search(conn, from_top, settings)
+    k = request.k if request.k is not None else (await run_search(conn, from_top, settings)).plan.k
+    deeper = {"offset": 0, "k": request.offset + k}
     return await run_search(conn, request.model_copy(update=deeper), settings)
 
 

@@ -304,22 +304,19 @@ BEGIN
             jsonb_build_object('job', v_job));
     END IF;
     SELECT jsonb_build_object(
-        'goals_removed', coalesce((
-            SELECT jsonb_agg(g.name ORDER BY g.name) FROM rag.goals g
-            WHERE g.space_id = v_id
-              AND NOT EXISTS (SELECT 1 FROM rag.goals o
-                              WHERE o.name = g.name AND o.space_id <> v_id)), '[]'),
-        'goals_losing_a_vector', coalesce((
-            SELECT jsonb_agg(g.name ORDER BY g.name) FROM rag.goals g
-            WHERE g.space_id = v_id
-              AND EXISTS (SELECT 1 FROM rag.goals o
-                          WHERE o.name = g.name AND o.space_id <> v_id)), '[]'),
+        'goals_removed', coalesce(jsonb_agg(g.name ORDER BY g.name) FILTER (WHERE NOT g.kept),
+                                  '[]'),
+        'goals_losing_a_vector', coalesce(jsonb_agg(g.name ORDER BY g.name) FILTER (WHERE g.kept),
+                                          '[]'),
         'profiles_weighing_it', coalesce((
             SELECT jsonb_agg(p.name ORDER BY p.name)
             FROM rag.profiles p
             JOIN rag.profile_versions v ON v.name = p.name AND v.version = p.version
             WHERE v.space_weights ? p_name), '[]'))
-    INTO v_said;
+    INTO v_said
+    FROM (SELECT g.name, EXISTS (SELECT 1 FROM rag.goals o  -- a vector in another space
+                                 WHERE o.name = g.name AND o.space_id <> v_id) AS kept
+          FROM rag.goals g WHERE g.space_id = v_id) g;
     -- the vectors first: the drop waits for the writers of the space to finish and holds
     -- off new ones, so none holds the term counts the row's delete cascades to
     EXECUTE format('DROP TABLE rag.%I', api.vector_table(v_id));
